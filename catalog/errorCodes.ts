@@ -1,0 +1,28 @@
+/** Wire error codes shared by sources, the broker, the MCP edge and the HTTP edge. */
+export const ERROR_CODES = [
+  'invalid_input',
+  'tool_unavailable',
+  'permission_denied',
+  'permission_expired',
+  'queue_full',
+  'queue_timeout',
+  'rate_limited',
+  'upstream_timeout',
+  'upstream_error',
+  'upstream_unavailable',
+  'response_too_large',
+  'cancelled',
+  'auth_required',
+  'insufficient_scope',
+  'not_found',
+  'conflict',
+  'unauthorized',
+  'forbidden',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,10 @@
+import type { BuiltinSource } from './shared/sourceDefinition.js';
+import { arxivSource } from './arxiv/index.js';
+
+/** Every built-in source, in catalog order. */
+export const builtinSources: readonly BuiltinSource[] = [arxivSource];
+
+/** The built-in source with this id, if any. */
+export function findBuiltinSource(id: string): BuiltinSource | undefined {
+  return builtinSources.find((s) => s.manifest.id === id);
+}

@@ -1,0 +1,21 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SourceManifest } from '../../manifest.js';
+
+/** What a built-in source server is given: nothing global, so tests point it at a loopback server. */
+export interface SourceDeps {
+  fetch: typeof globalThis.fetch;
+  /** Provider base URL override (`SCIGATE_<SOURCE>_BASE_URL`); the provider's public URL otherwise. */
+  baseUrl?: string;
+  /** Sent as User-Agent; providers ask callers to identify themselves. */
+  userAgent: string;
+  /** Source-specific settings such as `NCBI_API_KEY` / `NCBI_EMAIL`. */
+  settings?: Record<string, string | undefined>;
+  /** Current time (for `retrievedAt`). */
+  now?: () => Date;
+}
+
+/** A built-in scientific source: its manifest and a factory for its MCP server. */
+export interface BuiltinSource {
+  manifest: SourceManifest;
+  createServer(deps: SourceDeps): McpServer;
+}

@@ -1,0 +1,73 @@
+import { isErrorCode, type ErrorCode } from '../../catalog/index.js';
+
+export { isErrorCode, type ErrorCode };
+
+/** Longest message a client ever sees; provider and upstream texts are cut to this. */
+export const MAX_ERROR_MESSAGE_CHARS = 500;
+
+export interface GatewayErrorOptions {
+  retryable?: boolean;
+  retryAfterMs?: number;
+  attempts?: number;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** The one error type of scigate: every failure becomes one of these before it reaches an edge. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  retryAfterMs?: number;
+  attempts?: number;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
+    super(boundMessage(message), { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.attempts !== undefined) this.attempts = options.attempts;
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  /** The wire shape: no stack, no cause. */
+  toJSON(): WireError {
+    const wire: WireError = {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      attempts: this.attempts ?? 1,
+    };
+    if (this.retryAfterMs !== undefined) wire.retryAfterMs = this.retryAfterMs;
+    if (this.details !== undefined) wire.details = this.details;
+    return wire;
+  }
+
+  /** Wraps anything thrown; unknown errors become `internal` without leaking their text. */
+  static from(error: unknown): GatewayError {
+    if (error instanceof GatewayError) return error;
+    if (isAbortError(error)) return new GatewayError('cancelled', 'The call was cancelled.', { cause: error });
+    return new GatewayError('internal', 'Internal gateway error; see the gateway log for details.', {
+      cause: error,
+    });
+  }
+}
+
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  attempts: number;
+  retryAfterMs?: number;
+  details?: Record<string, unknown>;
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+function boundMessage(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length <= MAX_ERROR_MESSAGE_CHARS ? flat : `${flat.slice(0, MAX_ERROR_MESSAGE_CHARS - 1)}…`;
+}

@@ -1,0 +1,6 @@
+export * from './gatewayError.js';
+export * from './clock.js';
+export * from './ids.js';
+export * from './logger.js';
+export * from './records.js';
+export * from './ports.js';
