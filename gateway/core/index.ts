@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './logger.js';
 export * from './records.js';
 export * from './ports.js';
+export * from './canonicalJson.js';

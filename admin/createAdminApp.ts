@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import { requireBearer, type Logger } from '../gateway/index.js';
+import { errorMiddleware, notFoundRoute } from './httpErrors.js';
+import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
+
+export interface AdminDeps extends SessionRoutesDeps {
+  token: string;
+  log: Logger;
+  /** Why the gateway is not ready yet, or undefined when it is. */
+  notReadyReason: () => string | undefined;
+}
+
+/** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
+export function createAdminApp(deps: AdminDeps): Router {
+  const app = Router();
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  const auth = requireBearer(deps.token);
+  app.get('/readyz', auth, (_req, res) => {
+    const reason = deps.notReadyReason();
+    res.status(reason ? 503 : 200).json(reason ? { ok: false, reason } : { ok: true });
+  });
+  const api = Router();
+  api.use(auth);
+  api.use(sessionRoutes(deps));
+  api.use(notFoundRoute);
+  app.use('/api', api);
+  app.use(errorMiddleware(deps.log));
+  return app;
+}

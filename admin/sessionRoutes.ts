@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { GatewayError, type Cas, type InvocationStore, type SessionStore } from '../gateway/index.js';
+
+export interface SessionRoutesDeps {
+  sessions: SessionStore;
+  invocations: InvocationStore;
+  cas: Cas;
+}
+
+/** Sessions and their invocations (audit), read-only. */
+export function sessionRoutes(deps: SessionRoutesDeps): Router {
+  const router = Router();
+  const sessionOr404 = (id: string) => {
+    const session = deps.sessions.get(id);
+    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    return session;
+  };
+
+  router.get('/sessions', (_req, res) => {
+    res.json({ sessions: deps.sessions.list() });
+  });
+
+  router.get('/sessions/:id', (req, res) => {
+    res.json({ session: sessionOr404(req.params.id) });
+  });
+
+  router.get('/sessions/:id/invocations', (req, res) => {
+    sessionOr404(req.params.id);
+    const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
+    res.json({ invocations: deps.invocations.listBySession(req.params.id, { limit }) });
+  });
+
+  router.get('/sessions/:id/invocations/:invocationId', async (req, res) => {
+    sessionOr404(req.params.id);
+    const invocation = deps.invocations.get(req.params.invocationId);
+    if (!invocation || invocation.sessionId !== req.params.id) {
+      throw new GatewayError('not_found', `No invocation ${req.params.invocationId.slice(0, 80)} in this session.`);
+    }
+    const [stored, args] = await Promise.all([
+      invocation.casHash ? deps.cas.get(invocation.casHash) : undefined,
+      invocation.argumentsHash ? deps.cas.get(invocation.argumentsHash) : undefined,
+    ]);
+    res.json({
+      invocation,
+      arguments: args ? JSON.parse(args.toString('utf8')) : null,
+      result: stored ? JSON.parse(stored.toString('utf8')) : null,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,53 @@
+import type { McpToolResult, SourceManifest } from '../../catalog/index.js';
+import type { Cas, Clock, InvocationStore, Logger } from '../core/index.js';
+import type { SourceRegistry } from '../registry/index.js';
+import { callUpstream } from './stages/callUpstream.js';
+import { withAudit } from './stages/withAudit.js';
+import { withNormalize } from './stages/withNormalize.js';
+import { withResolve } from './stages/withResolve.js';
+import { withSizeLimit } from './stages/withSizeLimit.js';
+import { withValidation } from './stages/withValidation.js';
+import { compose, type Stage, type ToolCall, type ToolOutcome } from './toolCall.js';
+
+export interface BrokerDeps {
+  registry: SourceRegistry;
+  invocations: InvocationStore;
+  cas: Cas;
+  clock: Clock;
+  log: Logger;
+}
+
+/** The only way to reach an upstream: every governed call goes through `call`. */
+export interface Broker {
+  call(call: ToolCall): Promise<ToolOutcome & { result: McpToolResult }>;
+}
+
+/** The pipeline, outermost first (house style §2); `pipeline.test.ts` pins this order. */
+export function pipelineStages(deps: BrokerDeps): Array<[name: string, stage: Stage]> {
+  const manifestOf = (sourceId: string): SourceManifest => {
+    const entry = deps.registry.get(sourceId);
+    if (!entry) throw new Error(`source ${sourceId} is not registered`);
+    return entry.manifest;
+  };
+  return [
+    ['withAudit', withAudit(deps)],
+    ['withResolve', withResolve(deps.registry)],
+    ['withValidation', withValidation()],
+    ['withSizeLimit', withSizeLimit({ maxBytesOf: (id) => manifestOf(id).limits.maxResponseBytes })],
+    ['withNormalize', withNormalize({ manifestOf, clock: deps.clock })],
+  ];
+}
+
+export function createBroker(deps: BrokerDeps): Broker {
+  const timeoutMsOf = (sourceId: string) => (deps.registry.get(sourceId)?.manifest.limits.timeoutSeconds ?? 60) * 1000;
+  const handler = compose(
+    pipelineStages(deps).map(([, stage]) => stage),
+    callUpstream({ registry: deps.registry, timeoutMsOf }),
+  );
+  return {
+    call: async (call) => {
+      const outcome = await handler(call);
+      return { raw: outcome.raw, result: outcome.result! };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { GatewayError, canonicalJson, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
+import type { Stage, ToolCall } from '../toolCall.js';
+
+export interface AuditDeps {
+  invocations: InvocationStore;
+  cas: Cas;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
+ * arguments and its normalized result (or error) in the CAS before the caller hears back.
+ */
+export function withAudit(deps: AuditDeps): Stage {
+  return (next) => async (call) => {
+    const startedAt = deps.clock.now();
+    try {
+      const outcome = await next(call);
+      if (!outcome.result) throw new Error('the pipeline returned no normalized result');
+      await record(deps, call, startedAt, { result: outcome.result });
+      return outcome;
+    } catch (thrown) {
+      const error = GatewayError.from(thrown);
+      if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: call.invocationId }, 'internal error in a tool call');
+      error.attempts ??= Math.max(call.audit.attempts, 1);
+      await record(deps, call, startedAt, { error });
+      throw error;
+    }
+  };
+}
+
+type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
+
+async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending: Ending): Promise<void> {
+  const encoder = new TextEncoder();
+  const argumentsJson = canonicalJson(call.arguments);
+  const [casHash, argumentsHash] = await Promise.all([
+    deps.cas.put(encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result))),
+    deps.cas.put(encoder.encode(argumentsJson)),
+  ]);
+  const endedAt = deps.clock.now();
+  const error = ending.error;
+  await deps.invocations.record({
+    id: call.invocationId,
+    sessionId: call.session.id,
+    projectId: call.session.projectId,
+    sourceId: call.tool?.sourceId ?? null,
+    toolId: call.tool?.toolId ?? null,
+    toolName: call.toolName.slice(0, 200),
+    origin: call.origin,
+    status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',
+    errorCode: error?.code ?? null,
+    retryable: error ? error.retryable : null,
+    attempts: error?.attempts ?? Math.max(call.audit.attempts, 1),
+    cacheHit: call.audit.cacheHit,
+    queueWaitMs: call.audit.queueWaitMs,
+    durationMs: endedAt - startedAt,
+    sizeBytes: call.audit.sizeBytes,
+    casHash,
+    argumentsHash,
+    authorizationId: call.audit.authorizationId,
+    startedAt: new Date(startedAt).toISOString(),
+    endedAt: new Date(endedAt).toISOString(),
+  });
+  deps.log.info(
+    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: error?.code ?? 'ok', durationMs: endedAt - startedAt },
+    'tool call',
+  );
+}

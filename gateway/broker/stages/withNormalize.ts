@@ -1,0 +1,60 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isErrorCode, type JsonValue, type McpToolResult, type SourceManifest } from '../../../catalog/index.js';
+import { GatewayError, type Clock } from '../../core/index.js';
+import { verifyEnvelope } from '../envelopeValidator.js';
+import { resolvedTool, type Stage } from '../toolCall.js';
+
+export interface NormalizeOptions {
+  manifestOf: (sourceId: string) => SourceManifest;
+  clock: Clock;
+}
+
+/**
+ * Turns the upstream's answer into a normalized McpToolResult: built-in results are verified
+ * envelopes, custom results are wrapped as untrusted generic data, and error results become
+ * GatewayErrors with the source's own classification when it gave a valid one.
+ */
+export function withNormalize(options: NormalizeOptions): Stage {
+  return (next) => async (call) => {
+    const outcome = await next(call);
+    const tool = resolvedTool(call);
+    const manifest = options.manifestOf(tool.sourceId);
+    const raw = outcome.raw;
+    if (raw.isError) throw upstreamFailure(raw, tool.sourceId);
+    const result =
+      tool.envelope === 'scientific'
+        ? verifyEnvelope(raw.structuredContent, manifest, tool.toolId)
+        : genericResult(raw, manifest, tool.toolId, options.clock);
+    return { raw, result };
+  };
+}
+
+function upstreamFailure(raw: CallToolResult, sourceId: string): GatewayError {
+  const wire = (raw.structuredContent as { error?: Record<string, unknown> } | undefined)?.error;
+  if (wire && isErrorCode(wire.code) && typeof wire.message === 'string') {
+    return new GatewayError(wire.code, `${sourceId}: ${wire.message}`, {
+      retryable: wire.retryable === true,
+      ...(typeof wire.retryAfterMs === 'number' ? { retryAfterMs: Math.max(0, Math.round(wire.retryAfterMs)) } : {}),
+    });
+  }
+  const text = raw.content
+    .map((c) => (c.type === 'text' ? c.text : ''))
+    .join(' ')
+    .trim();
+  return new GatewayError('upstream_error', `${sourceId} reported an error: ${text || '(no message)'}`);
+}
+
+function genericResult(raw: CallToolResult, manifest: SourceManifest, toolId: string, clock: Clock): McpToolResult {
+  const data = { content: raw.content, ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
+  return {
+    records: [],
+    warnings: [],
+    data: data as unknown as JsonValue,
+    attribution: manifest.attribution,
+    license: manifest.license,
+    retrievedAt: new Date(clock.now()).toISOString(),
+    sourceId: manifest.id,
+    toolId,
+    untrusted: true,
+  };
+}

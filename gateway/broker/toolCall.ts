@@ -1,0 +1,56 @@
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolResult } from '../../catalog/index.js';
+import type { InvocationOrigin, SessionRecord } from '../core/index.js';
+import type { GovernedTool } from '../registry/index.js';
+
+/** What the stages learn about a call as it passes through; the audit stage writes it down. */
+export interface CallAudit {
+  attempts: number;
+  cacheHit: boolean;
+  queueWaitMs: number;
+  sizeBytes: number | null;
+  authorizationId: string | null;
+}
+
+/** One governed tool call on its way through the broker. */
+export interface ToolCall {
+  invocationId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  session: SessionRecord;
+  origin: InvocationOrigin;
+  /** Aborts on client cancellation or session end. */
+  signal: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** The Inspector restricts a call to one server without touching the Session's selection. */
+  allowedSourceIds?: string[];
+  /** Set by `withResolve`. */
+  tool?: GovernedTool;
+  audit: CallAudit;
+}
+
+/** The raw upstream answer and, once `withNormalize` has run, the normalized result. */
+export interface ToolOutcome {
+  raw: CallToolResult;
+  result?: McpToolResult;
+}
+
+export type Handler = (call: ToolCall) => Promise<ToolOutcome>;
+export type Stage = (next: Handler) => Handler;
+
+/** Builds the handler: the first stage is outermost. */
+export function compose(stages: Stage[], last: Handler): Handler {
+  return stages.reduceRight<Handler>((handler, stage) => stage(handler), last);
+}
+
+/** The tool resolved by `withResolve`; stages after it may rely on it. */
+export function resolvedTool(call: ToolCall): GovernedTool {
+  if (!call.tool) throw new Error('broker stage order is wrong: the tool was not resolved yet');
+  return call.tool;
+}
+
+/** Creates a fresh audit record for a new call. */
+export function newCallAudit(): CallAudit {
+  return { attempts: 0, cacheHit: false, queueWaitMs: 0, sizeBytes: null, authorizationId: null };
+}
+

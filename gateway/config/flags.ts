@@ -1,0 +1,32 @@
+/** One command-line flag, its environment variable and how to read it. */
+export interface FlagSpec {
+  name: string;
+  env: string;
+  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice';
+  choices?: readonly string[];
+  default?: string;
+  help: string;
+}
+
+export const FLAGS = {
+  host: { name: 'host', env: 'SCIGATE_HOST', kind: 'string', default: '127.0.0.1', help: 'interface to listen on' },
+  port: { name: 'port', env: 'SCIGATE_PORT', kind: 'port', default: '7410', help: 'HTTP port (MCP at /mcp, admin API at /api)' },
+  dataDir: { name: 'data-dir', env: 'SCIGATE_DATA_DIR', kind: 'string', default: './.scigate', help: 'where the database, CAS and token live' },
+  isolateSources: { name: 'isolate-sources', env: 'SCIGATE_ISOLATE_SOURCES', kind: 'boolean', default: 'false', help: 'run each built-in source as its own stdio child process' },
+  toolPrefix: { name: 'tool-prefix', env: 'SCIGATE_TOOL_PREFIX', kind: 'choice', choices: ['mcp', 'short'], default: 'mcp', help: 'tool names mcp__<source>__<tool> (mcp) or <source>__<tool> (short)' },
+  allowedHosts: { name: 'allowed-hosts', env: 'SCIGATE_ALLOWED_HOSTS', kind: 'list', default: '', help: 'extra Host/Origin names to accept, comma-separated' },
+  logLevel: { name: 'log-level', env: 'SCIGATE_LOG_LEVEL', kind: 'choice', choices: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info', help: 'log verbosity (logs go to stderr)' },
+  project: { name: 'project', env: 'SCIGATE_PROJECT', kind: 'string', default: 'default', help: 'project id of the stdio session' },
+  adminPort: { name: 'admin-port', env: 'SCIGATE_ADMIN_PORT', kind: 'port', default: '0', help: 'also serve the admin API on this port (0: off)' },
+  rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
+} as const satisfies Record<string, FlagSpec>;
+
+export type FlagKey = keyof typeof FLAGS;
+
+/** Flags each command accepts. */
+export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'logLevel'],
+  source: ['logLevel'],
+  token: ['dataDir', 'rotate'],
+};

@@ -1,0 +1,2 @@
+export * from './flags.js';
+export * from './parseCommandLine.js';

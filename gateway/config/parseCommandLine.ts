@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+import { COMMAND_FLAGS, FLAGS, type FlagKey, type FlagSpec } from './flags.js';
+
+export type CommandName = keyof typeof COMMAND_FLAGS;
+
+/** Parsed flag values (strings, numbers, booleans, lists) keyed by flag key. */
+export type FlagValues = Partial<Record<FlagKey, string | number | boolean | string[]>>;
+
+export type ParsedCommand =
+  | { command: 'help'; text: string }
+  | { command: CommandName; flags: FlagValues; sourceId?: string };
+
+/** A command line that cannot run; the message names the flag to change. Exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Parses argv (without node and script) and the environment into a command; pure. */
+export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): ParsedCommand {
+  const [first, ...rest] = argv;
+  if (!first || first === '--help' || first === '-h' || first === 'help') return { command: 'help', text: mainHelp() };
+  if (!(first in COMMAND_FLAGS)) throw new UsageError(`Unknown command "${first}". Run "scigate --help" to see serve, stdio, source, token.`);
+  const command = first as CommandName;
+  const keys = COMMAND_FLAGS[command];
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', text: commandHelp(command) };
+  const options = Object.fromEntries(
+    keys.map((k) => [FLAGS[k].name, { type: FLAGS[k].kind === 'boolean' ? 'boolean' : 'string' } as const]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options, allowPositionals: command === 'source', strict: true });
+  } catch (error) {
+    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
+    const what = unknown ? `Unknown flag ${unknown[1]}` : (error as Error).message.split('\n')[0]!.replace(/\.$/, '');
+    throw new UsageError(`${what} for "scigate ${command}"; run "scigate ${command} --help" to see its flags.`);
+  }
+  const flags: FlagValues = {};
+  for (const key of keys) {
+    const spec: FlagSpec = FLAGS[key];
+    const given = parsed.values[spec.name] as string | boolean | undefined;
+    const raw = given ?? env[spec.env] ?? spec.default;
+    if (raw !== undefined) flags[key] = readFlag(spec, raw, given !== undefined);
+  }
+  if (command !== 'source') return { command, flags };
+  const sourceId = parsed.positionals[0];
+  if (!sourceId || parsed.positionals.length > 1) throw new UsageError('Usage: scigate source <id>, e.g. "scigate source arxiv".');
+  return { command, flags, sourceId };
+}
+
+function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): string | number | boolean | string[] {
+  const where = fromFlag ? `--${spec.name}` : `${spec.env} (or --${spec.name})`;
+  if (typeof raw === 'boolean') return raw;
+  switch (spec.kind) {
+    case 'boolean':
+      if (/^(1|true|yes)$/i.test(raw)) return true;
+      if (/^(0|false|no|)$/i.test(raw)) return false;
+      throw new UsageError(`${where} must be true or false, not "${raw}".`);
+    case 'port': {
+      const port = Number(raw);
+      if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`${where} must be a port number 0–65535, not "${raw}".`);
+      return port;
+    }
+    case 'choice':
+      if (!spec.choices!.includes(raw)) throw new UsageError(`${where} must be one of ${spec.choices!.join(', ')}, not "${raw}".`);
+      return raw;
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      if (raw.trim() === '') throw new UsageError(`${where} must not be empty.`);
+      return raw;
+  }
+}
+
+function mainHelp(): string {
+  return `scigate — a governed MCP gateway for scientific sources
+
+Usage:
+  scigate serve         HTTP gateway: MCP at /mcp, admin API at /api
+  scigate stdio         one MCP session over stdin/stdout (for clients that spawn servers)
+  scigate source <id>   one built-in source as a plain stdio MCP server
+  scigate token         print the admin token (--rotate makes a new one)
+
+Run "scigate <command> --help" for its flags. Every flag is also an environment variable.`;
+}
+
+function commandHelp(command: CommandName): string {
+  const lines = COMMAND_FLAGS[command].map((k) => {
+    const f: FlagSpec = FLAGS[k];
+    const dflt = f.default ? ` (default: ${f.default})` : '';
+    return `  --${f.name.padEnd(16)} ${f.env.padEnd(24)} ${f.help}${dflt}`;
+  });
+  const usage = command === 'source' ? 'scigate source <id>' : `scigate ${command}`;
+  const extra = command === 'source' ? '\n\nThe provider URL can be overridden with SCIGATE_<ID>_BASE_URL, e.g. SCIGATE_ARXIV_BASE_URL.' : '';
+  return `Usage: ${usage} [flags]\n\n${lines.join('\n')}${extra}`;
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+/**
+ * Composition root: environment → config, open storage, wire the runtime, listen.
+ * The one file that reads process.env and imports the concrete storage/ and admin/.
+ */
+import express from 'express';
+import { once } from 'node:events';
+import { createServer, type Server as HttpServer } from 'node:http';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { findBuiltinSource, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
+import { createAdminApp } from '../admin/index.js';
+import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
+import {
+  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
+  randomId, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type Logger,
+} from './index.js';
+
+const VERSION = '0.1.0';
+type Env = Record<string, string | undefined>;
+
+/** Everything `scigate serve` needs; tests build one directly. */
+export interface ServeConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  isolateSources: boolean;
+  toolPrefix: ToolPrefix;
+  allowedHosts: string[];
+  env: Env;
+  log: Logger;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface RunningGateway {
+  url: string;
+  mcpUrl: string;
+  token: string;
+  tokenPath: string;
+  stop(): Promise<void>;
+}
+
+/** Opens storage, starts the runtime and the HTTP listener (MCP at /mcp, admin at /api). */
+export async function startGateway(config: ServeConfig): Promise<RunningGateway> {
+  await ensurePrivateDir(config.dataDir);
+  const tokenFile = await loadAdminToken(config.dataDir);
+  const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
+  const runtime = await createRuntime(config, storage);
+  const mcp = createMcpHttpRouter(runtime.downstream);
+  const app = express();
+  app.disable('x-powered-by');
+  const loopback = LOOPBACK_HOSTS.includes(config.host);
+  if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
+  app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
+  app.use(createAdminApp({ ...storage, token: tokenFile.token, log: config.log, notReadyReason: () => undefined }));
+  const server = createServer(app);
+  await listen(server, config.host, config.port).catch(async (error: unknown) => {
+    await runtime.close();
+    await storage.close();
+    throw error;
+  });
+  const port = (server.address() as { port: number }).port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    token: tokenFile.token,
+    tokenPath: tokenFile.path,
+    stop: async () => {
+      await mcp.closeAll();
+      server.closeAllConnections();
+      server.close();
+      await runtime.close();
+      await storage.close();
+    },
+  };
+}
+
+async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+  return createGatewayRuntime({
+    ...storage,
+    log: config.log,
+    clock: systemClock,
+    newId: randomId,
+    version: VERSION,
+    toolPrefix: config.toolPrefix,
+    isolation: config.isolateSources
+      ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
+      : { isolate: false },
+    sourceDeps: (id) => sourceDeps(id, config.env, config.fetch),
+    sourceChildEnv: (id) => sourceEnv(id, config.env),
+  });
+}
+
+/** `SCIGATE_<SOURCE>_BASE_URL` and the NCBI settings, for a source in-process or as a child. */
+function sourceEnv(sourceId: string, env: Env): Record<string, string> {
+  const names = [baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL'];
+  return Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]));
+}
+
+function sourceDeps(sourceId: string, env: Env, fetchImpl = globalThis.fetch): SourceDeps {
+  const baseUrl = env[baseUrlVariable(sourceId)];
+  return {
+    fetch: fetchImpl,
+    userAgent: `scigate/${VERSION} (+https://github.com/scigate/scigate)`,
+    settings: { NCBI_API_KEY: env.NCBI_API_KEY, NCBI_EMAIL: env.NCBI_EMAIL },
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+}
+
+function baseUrlVariable(sourceId: string): string {
+  return `SCIGATE_${sourceId.toUpperCase().replaceAll('-', '_')}_BASE_URL`;
+}
+
+function listen(server: HttpServer, host: string, port: number): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new UsageError(`Port ${port} on ${host} is already in use; choose another with --port (SCIGATE_PORT).`));
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(new UsageError(`Cannot listen on host ${host}; choose another with --host (SCIGATE_HOST).`));
+      } else reject(error);
+    });
+    server.listen(port, host, () => resolveListen());
+  });
+}
+
+function createLogger(level: string): Logger {
+  return pino(
+    {
+      level,
+      base: { app: 'scigate' },
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'token', '*.token', 'env', '*.env'], censor: '[redacted]' },
+    },
+    pino.destination(2),
+  ) as unknown as Logger;
+}
+
+/** Runs a command line; resolves with the process exit code. */
+export async function main(argv: string[], env: Env): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv, env);
+    if (parsed.command === 'help') {
+      process.stdout.write(`${parsed.text}\n`);
+      return 0;
+    }
+    const flags = parsed.flags;
+    const log = createLogger(String(flags.logLevel ?? 'info'));
+    switch (parsed.command) {
+      case 'serve':
+        return await runServe(flags, env, log);
+      case 'stdio':
+        return await runStdio(flags, env, log);
+      case 'source':
+        return await runSource(parsed.sourceId!, env, log);
+      case 'token':
+        return await runToken(flags);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`scigate: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`scigate: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<number> {
+  const gateway = await startGateway({
+    host: String(flags.host),
+    port: Number(flags.port),
+    dataDir: resolve(String(flags.dataDir)),
+    isolateSources: flags.isolateSources === true,
+    toolPrefix: flags.toolPrefix as ToolPrefix,
+    allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
+    env,
+    log,
+  });
+  process.stderr.write(
+    `scigate ${VERSION} is running.\n  MCP endpoint: ${gateway.mcpUrl}\n  Admin API:    ${gateway.url}/api\n` +
+      `  Token file:   ${gateway.tokenPath}  (send it as "Authorization: Bearer <token>"; print it with "scigate token")\n`,
+  );
+  await stopSignal();
+  await gateway.stop();
+  return 0;
+}
+
+async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<number> {
+  const dataDir = resolve(String(flags.dataDir));
+  await ensurePrivateDir(dataDir);
+  const storage = await openStorage({ dataDir, log });
+  const runtime = await createRuntime(
+    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix },
+    storage,
+  );
+  await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);
+  await runtime.close();
+  await storage.close();
+  return 0;
+}
+
+async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
+  const source = findBuiltinSource(sourceId);
+  if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
+  const server = source.createServer(sourceDeps(sourceId, env));
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  log.info({ sourceId }, 'source server running on stdio');
+  await Promise.race([closed, stopSignal()]);
+  await server.close();
+  return 0;
+}
+
+async function runToken(flags: FlagValues): Promise<number> {
+  const dataDir = resolve(String(flags.dataDir));
+  await ensurePrivateDir(dataDir);
+  const token = await loadAdminToken(dataDir, { rotate: flags.rotate === true });
+  process.stdout.write(`${token.token}\n`);
+  process.stderr.write(`${token.created ? 'New token written to' : 'Token file:'} ${token.path}\n`);
+  return 0;
+}
+
+function stopSignal(): Promise<void> {
+  return Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]).then(() => undefined);
+}
+
+/** Kills every stdio child's process group, even when the gateway exits abruptly. */
+function killChildrenOnExit(): void {
+  process.once('exit', () => {
+    for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  });
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+if (invokedDirectly) {
+  killChildrenOnExit();
+  void main(process.argv.slice(2), process.env).then((code) => process.exit(code));
+}

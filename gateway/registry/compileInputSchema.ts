@@ -1,0 +1,54 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { GatewayError } from '../core/index.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule.default;
+
+const options = { strict: false, allErrors: false, validateFormats: true } as const;
+const draft07 = new Ajv(options);
+const draft2020 = new Ajv2020(options);
+addFormats(draft07);
+addFormats(draft2020);
+
+/** Compiles a tool's input schema: draft-07 schemas with Ajv's default validator, everything else with Ajv2020. */
+export function compileInputSchema(schema: unknown): ValidateFunction {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new Error('the input schema is not a JSON object');
+  }
+  const declared = String((schema as { $schema?: unknown }).$schema ?? '');
+  const ajv = declared.includes('draft-07') || declared.includes('draft-06') ? draft07 : draft2020;
+  const { $id: _ignored, ...withoutId } = schema as Record<string, unknown>;
+  return ajv.compile(withoutId);
+}
+
+/** Validates arguments; throws `invalid_input` naming the first bad field. */
+export function assertValid(validate: ValidateFunction, args: unknown): void {
+  if (validate(args)) return;
+  throw new GatewayError('invalid_input', describeAjvError(validate.errors?.[0]), {
+    details: { field: fieldOf(validate.errors?.[0]) },
+  });
+}
+
+function fieldOf(error: ErrorObject | undefined): string {
+  if (!error) return '';
+  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return path ? `${path}.${missing}` : missing;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return path ? `${path}.${extra}` : extra;
+  }
+  return path;
+}
+
+function describeAjvError(error: ErrorObject | undefined): string {
+  if (!error) return 'The arguments do not match the tool input schema.';
+  const field = fieldOf(error) || '(arguments)';
+  if (error.keyword === 'required') return `Missing required field "${field}".`;
+  if (error.keyword === 'additionalProperties') return `Unknown field "${field}"; check the tool's input schema.`;
+  return `Field "${field}" ${error.message ?? 'is invalid'}.`;
+}

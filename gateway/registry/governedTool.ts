@@ -1,0 +1,76 @@
+import type { ValidateFunction } from 'ajv';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_TOOL_NAME_CHARS, governedToolName, type SourceManifest, type ToolPrefix } from '../../catalog/index.js';
+import { compileInputSchema } from './compileInputSchema.js';
+
+/** A tool the gateway exposes to agents, with its compiled input validator. */
+export interface GovernedTool {
+  /** The name agents call: `mcp__<sourceId>__<toolId>`. */
+  name: string;
+  sourceId: string;
+  toolId: string;
+  /** The tool's name on the upstream server. */
+  upstreamName: string;
+  title: string;
+  description: string;
+  inputSchema: Tool['inputSchema'];
+  validate: ValidateFunction;
+  idempotent: boolean;
+  cacheTtlMs: number;
+  /** Built-in results must be McpToolResult envelopes; custom results are wrapped generically. */
+  envelope: 'scientific' | 'generic';
+}
+
+/** A tool kept away from agents, and why (shown in the catalog status). */
+export interface HiddenTool {
+  name: string;
+  reason: string;
+}
+
+export interface DerivedTools {
+  tools: GovernedTool[];
+  hidden: HiddenTool[];
+}
+
+/**
+ * Matches a built-in source's manifest tools to what its server really lists: a tool the server
+ * lacks, whose input schema does not compile, or whose name is too long stays hidden, with the reason.
+ */
+export function deriveBuiltinTools(manifest: SourceManifest, listed: Tool[], prefix: ToolPrefix): DerivedTools {
+  const tools: GovernedTool[] = [];
+  const hidden: HiddenTool[] = [];
+  for (const spec of manifest.tools) {
+    const upstreamName = spec.upstreamName ?? spec.id;
+    const name = governedToolName(manifest.id, spec.id, prefix);
+    const offered = listed.find((t) => t.name === upstreamName);
+    if (!offered) {
+      hidden.push({ name, reason: `the ${manifest.id} server does not offer a tool named "${upstreamName}"` });
+      continue;
+    }
+    if (name.length > MAX_TOOL_NAME_CHARS) {
+      hidden.push({ name, reason: `the name is longer than ${MAX_TOOL_NAME_CHARS} characters` });
+      continue;
+    }
+    try {
+      tools.push({
+        name,
+        sourceId: manifest.id,
+        toolId: spec.id,
+        upstreamName,
+        title: spec.title,
+        description: spec.description,
+        inputSchema: offered.inputSchema,
+        validate: compileInputSchema(offered.inputSchema),
+        idempotent: spec.idempotent,
+        cacheTtlMs: spec.cacheTtlMs ?? manifest.cacheTtlMs,
+        envelope: 'scientific',
+      });
+    } catch (error) {
+      hidden.push({ name, reason: `its input schema does not compile: ${(error as Error).message.slice(0, 200)}` });
+    }
+  }
+  for (const extra of listed.filter((t) => !manifest.tools.some((s) => (s.upstreamName ?? s.id) === t.name))) {
+    hidden.push({ name: extra.name, reason: 'the server offers it but the manifest does not list it' });
+  }
+  return { tools, hidden };
+}

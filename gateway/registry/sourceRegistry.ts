@@ -1,0 +1,133 @@
+import type { SourceManifest, ToolPrefix } from '../../catalog/index.js';
+import type { Clock, Logger } from '../core/index.js';
+import type { UpstreamClient } from '../upstream/index.js';
+import { deriveBuiltinTools, type GovernedTool, type HiddenTool } from './governedTool.js';
+
+export type DiscoveryState = 'pending' | 'ready' | 'error';
+
+/** One source in the catalog: its manifest, its upstream client and what discovery found. */
+export interface SourceEntry {
+  manifest: SourceManifest;
+  client: UpstreamClient;
+  enabled: boolean;
+  discovery: { state: DiscoveryState; error?: string; discoveredAt?: string };
+  tools: GovernedTool[];
+  hidden: HiddenTool[];
+}
+
+export interface SourceRegistryOptions {
+  toolPrefix: ToolPrefix;
+  log: Logger;
+  clock: Clock;
+}
+
+/**
+ * The catalog at run time: which sources exist, which of their tools passed discovery, and who
+ * must hear when that changes (connected sessions get `notifications/tools/list_changed`).
+ */
+export class SourceRegistry {
+  private readonly entries = new Map<string, SourceEntry>();
+  private readonly byName = new Map<string, GovernedTool>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: SourceRegistryOptions) {}
+
+  add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean } = {}): SourceEntry {
+    if (this.entries.has(manifest.id)) throw new Error(`source "${manifest.id}" is already registered`);
+    const entry: SourceEntry = {
+      manifest,
+      client,
+      enabled: options.enabled ?? true,
+      discovery: { state: 'pending' },
+      tools: [],
+      hidden: [],
+    };
+    this.entries.set(manifest.id, entry);
+    return entry;
+  }
+
+  async remove(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.reindex();
+    await entry.client.close();
+  }
+
+  /** Lists the source's tools upstream and rebuilds its governed tools; a failure hides them all. */
+  async discover(id: string): Promise<SourceEntry> {
+    const entry = this.require(id);
+    try {
+      const listed = await entry.client.listTools();
+      const derived = deriveBuiltinTools(entry.manifest, listed, this.options.toolPrefix);
+      entry.tools = derived.tools;
+      entry.hidden = derived.hidden;
+      entry.discovery = { state: 'ready', discoveredAt: new Date(this.options.clock.now()).toISOString() };
+    } catch (error) {
+      entry.tools = [];
+      entry.hidden = [];
+      entry.discovery = { state: 'error', error: (error as Error).message };
+      this.options.log.warn({ sourceId: id, err: (error as Error).message }, 'discovery failed; its tools are hidden');
+    }
+    this.reindex();
+    return entry;
+  }
+
+  async discoverAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.discover(id)));
+  }
+
+  /** The governed tool behind an agent-facing name, if it is currently exposed. */
+  resolve(name: string): GovernedTool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Every tool currently exposed: enabled sources, discovered, schema-compatible. */
+  tools(): GovernedTool[] {
+    return [...this.byName.values()];
+  }
+
+  sources(): SourceEntry[] {
+    return [...this.entries.values()];
+  }
+
+  get(id: string): SourceEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  setEnabled(id: string, enabled: boolean): void {
+    this.require(id).enabled = enabled;
+    this.reindex();
+  }
+
+  /** Subscribes to catalog changes; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.client.close()));
+  }
+
+  private require(id: string): SourceEntry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`unknown source "${id}"`);
+    return entry;
+  }
+
+  private reindex(): void {
+    const before = this.signature();
+    this.byName.clear();
+    for (const entry of this.entries.values()) {
+      if (!entry.enabled) continue;
+      for (const tool of entry.tools) this.byName.set(tool.name, tool);
+    }
+    if (this.signature() !== before) for (const listener of this.listeners) listener();
+  }
+
+  /** Names and input schemas: a rediscovered schema change is a catalog change too. */
+  private signature(): string {
+    return JSON.stringify([...this.byName.values()].map((t) => [t.name, t.description, t.inputSchema]));
+  }
+}

@@ -1,0 +1,56 @@
+import { builtinSources, type BuiltinSource, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
+import { createBroker, type Broker } from './broker/index.js';
+import type { Cas, Clock, InvocationStore, Logger, NewId, SessionStore } from './core/index.js';
+import type { DownstreamDeps } from './listener/index.js';
+import { SourceRegistry } from './registry/index.js';
+import { UpstreamClient, type UpstreamTarget } from './upstream/index.js';
+
+/** How built-in sources run: in-process over the in-memory transport, or each as a stdio child. */
+export type SourceIsolation =
+  | { isolate: false }
+  | { isolate: true; command: string; args: string[] };
+
+export interface RuntimeOptions {
+  sessions: SessionStore;
+  invocations: InvocationStore;
+  cas: Cas;
+  log: Logger;
+  clock: Clock;
+  newId: NewId;
+  version: string;
+  toolPrefix: ToolPrefix;
+  isolation: SourceIsolation;
+  /** What each built-in source server is given (fetch, base URL override, NCBI settings). */
+  sourceDeps: (sourceId: string) => SourceDeps;
+  /** The environment a stdio source child needs (its base URL override and settings). */
+  sourceChildEnv: (sourceId: string) => Record<string, string>;
+  sources?: readonly BuiltinSource[];
+}
+
+export interface GatewayRuntime {
+  registry: SourceRegistry;
+  broker: Broker;
+  downstream: DownstreamDeps & { clock: Clock };
+  close(): Promise<void>;
+}
+
+/** Registers the built-in sources, discovers their tools and builds the broker. */
+export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
+  const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
+  for (const source of options.sources ?? builtinSources) {
+    const id = source.manifest.id;
+    const target: UpstreamTarget = options.isolation.isolate
+      ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
+      : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
+    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
+    registry.add(source.manifest, client);
+  }
+  await registry.discoverAll();
+  const broker = createBroker({ registry, ...options });
+  return {
+    registry,
+    broker,
+    downstream: { registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock },
+    close: () => registry.close(),
+  };
+}

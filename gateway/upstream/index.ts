@@ -1,0 +1,3 @@
+export { UpstreamClient, type UpstreamClientOptions, type UpstreamCallOptions } from './upstreamClient.js';
+export { liveChildren, killGroup } from './processGroupStdioTransport.js';
+export type { UpstreamTarget, InProcessServer } from './upstreamTarget.js';

@@ -1,0 +1,145 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { GatewayError, type Clock, type Logger } from '../core/index.js';
+import { toUpstreamError } from './upstreamErrors.js';
+import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
+import type { InProcessServer, UpstreamTarget } from './upstreamTarget.js';
+
+export interface UpstreamClientOptions {
+  /** Server id, for logs and error messages. */
+  id: string;
+  target: UpstreamTarget;
+  log: Logger;
+  clock: Clock;
+  /** Longest wait for connect + initialize (default 30 s). */
+  connectTimeoutMs?: number;
+}
+
+export interface UpstreamCallOptions {
+  signal?: AbortSignal;
+  /** Per-attempt timeout; on expiry the upstream gets `notifications/cancelled`. */
+  timeoutMs: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Most tools any one server may list; a server that keeps paging past this is cut off. */
+const MAX_TOOL_PAGES = 100;
+
+/**
+ * One SDK client for one upstream MCP server, over stdio, SSE, streamable HTTP or in-memory.
+ * Connects lazily; a server that dies is reconnected on the next call, with backoff.
+ */
+export class UpstreamClient {
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private inProcess: InProcessServer | undefined;
+  private deaths = 0;
+  private closed = false;
+
+  constructor(private readonly options: UpstreamClientOptions) {}
+
+  /** Lists every tool, following `nextCursor` pagination. */
+  async listTools(signal?: AbortSignal): Promise<Tool[]> {
+    const client = await this.connected();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client
+        .listTools(cursor ? { cursor } : {}, { ...(signal ? { signal } : {}), timeout: this.connectTimeoutMs })
+        .catch((error: unknown) => Promise.reject(toUpstreamError(error, this.options.id)));
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) return tools;
+    }
+    throw new GatewayError('upstream_error', `${this.options.id} kept paging tools/list past ${MAX_TOOL_PAGES} pages`);
+  }
+
+  /** Calls a tool; rejects with a GatewayError (`upstream_timeout`, `upstream_unavailable`, `cancelled`, …). */
+  async callTool(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<CallToolResult> {
+    const client = await this.connected(options.signal);
+    try {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeout: options.timeoutMs,
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      })) as CallToolResult;
+      this.deaths = 0;
+      return result;
+    } catch (error) {
+      throw toUpstreamError(error, this.options.id, options.signal);
+    }
+  }
+
+  /** The pid of a stdio server's process, when it runs. */
+  get pid(): number | undefined {
+    const transport = this.client?.transport;
+    return transport instanceof ProcessGroupStdioTransport ? transport.pid : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.close().catch(() => {});
+    await this.inProcess?.close().catch(() => {});
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? 30_000;
+  }
+
+  private async connected(signal?: AbortSignal): Promise<Client> {
+    if (this.closed) throw new GatewayError('upstream_unavailable', `${this.options.id} has been stopped`);
+    if (this.client) return this.client;
+    this.connecting ??= this.connect(signal).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(signal?: AbortSignal): Promise<Client> {
+    if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
+    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: {} });
+    const transport = this.createTransport();
+    client.onclose = () => {
+      if (this.client === client) {
+        this.client = undefined;
+        this.deaths += 1;
+        this.options.log.warn({ upstream: this.options.id }, 'upstream connection closed; it reconnects on the next call');
+      }
+    };
+    try {
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+    } catch (error) {
+      this.deaths += 1;
+      await transport.close().catch(() => {});
+      throw toUpstreamError(error, this.options.id, signal, 'connect');
+    }
+    this.client = client;
+    return client;
+  }
+
+  private createTransport(): Transport {
+    const target = this.options.target;
+    const requestInit = (headers?: Record<string, string>) => (headers ? { requestInit: { headers } } : {});
+    switch (target.kind) {
+      case 'stdio':
+        return new ProcessGroupStdioTransport({ ...target, log: this.options.log });
+      case 'http':
+        return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers));
+      case 'sse':
+        return new SSEClientTransport(new URL(target.url), requestInit(target.headers));
+      case 'memory': {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        void this.inProcess?.close().catch(() => {});
+        this.inProcess = target.createServer();
+        void this.inProcess.connect(serverSide);
+        return clientSide;
+      }
+    }
+  }
+}

@@ -1,0 +1,6 @@
+export { openStorage, type OpenStorageOptions } from './openStorage.js';
+export { loadAdminToken, type AdminToken } from './adminToken.js';
+export { ensurePrivateDir } from './dataDir.js';
+export { writeFileAtomic, fsyncDirectory, FILE_MODE } from './atomicWrite.js';
+export { SqlDatabase } from './sqlDatabase.js';
+export { FileCas } from './fileCas.js';

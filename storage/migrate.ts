@@ -1,0 +1,39 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from 'sql.js';
+
+/** Where the numbered `NNN_name.sql` files live (copied beside the compiled code by the build). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** Creates the bookkeeping tables every database has, before journal replay and migrations. */
+export function bootstrapSchema(db: Database): void {
+  db.run(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
+          CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+}
+
+/** Applies every migration newer than the database, in order, each in its own transaction; returns their names. */
+export async function migrate(db: Database, now: () => Date, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const applied = new Set(db.exec('SELECT version FROM schema_migrations')[0]?.values.map((v) => Number(v[0])) ?? []);
+  const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const ran: string[] = [];
+  for (const file of files) {
+    const version = Number(file.slice(0, 3));
+    if (applied.has(version)) continue;
+    const sql = await readFile(`${dir}/${file}`, 'utf8');
+    db.run('BEGIN');
+    try {
+      db.run(sql);
+      db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        version,
+        file,
+        now().toISOString(),
+      ]);
+      db.run('COMMIT');
+    } catch (error) {
+      db.run('ROLLBACK');
+      throw new Error(`Migration ${file} failed: ${(error as Error).message}`);
+    }
+    ran.push(file);
+  }
+  return ran;
+}

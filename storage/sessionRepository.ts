@@ -1,0 +1,58 @@
+import type { SqlValue } from 'sql.js';
+import type { ApprovalMode, SessionRecord, SessionStore } from '../gateway/core/index.js';
+import type { SqlDatabase } from './sqlDatabase.js';
+
+/** Sessions in the embedded database. */
+export class SessionRepository implements SessionStore {
+  constructor(private readonly db: SqlDatabase) {}
+
+  create(s: SessionRecord): Promise<void> {
+    return this.db.write(
+      `INSERT INTO sessions (id, project_id, transport, client_name, client_version, approval_mode, connectors, created_at, ended_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        s.id,
+        s.projectId,
+        s.transport,
+        s.clientName,
+        s.clientVersion,
+        s.approvalMode,
+        s.connectors === null ? null : JSON.stringify(s.connectors),
+        s.createdAt,
+        s.endedAt,
+      ],
+    );
+  }
+
+  end(id: string, endedAt: string): Promise<void> {
+    return this.db.write('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL', [endedAt, id]);
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const row = this.db.all('SELECT * FROM sessions WHERE id = ?', [id])[0];
+    return row ? toSession(row) : undefined;
+  }
+
+  list(): SessionRecord[] {
+    return this.db.all('SELECT * FROM sessions ORDER BY created_at DESC, id').map(toSession);
+  }
+}
+
+function toSession(row: Record<string, SqlValue>): SessionRecord {
+  return {
+    id: String(row.id),
+    projectId: String(row.project_id),
+    transport: row.transport === 'stdio' ? 'stdio' : 'http',
+    clientName: row.client_name === null ? null : String(row.client_name),
+    clientVersion: row.client_version === null ? null : String(row.client_version),
+    approvalMode: toApprovalMode(row.approval_mode),
+    connectors: row.connectors === null ? null : (JSON.parse(String(row.connectors)) as string[]),
+    createdAt: String(row.created_at),
+    endedAt: row.ended_at === null ? null : String(row.ended_at),
+  };
+}
+
+/** `never_ask` was a short-lived name for `always_allow` (seed §11). */
+function toApprovalMode(value: SqlValue | undefined): ApprovalMode {
+  return value === 'always_allow' || value === 'never_ask' ? 'always_allow' : 'ask_for_dangerous';
+}

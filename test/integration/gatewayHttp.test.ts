@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
+import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+let provider: ReplayServer;
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  provider = await startReplayServer(arxivReplay);
+  gateway = await startTestGateway({ SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api` });
+});
+afterAll(async () => {
+  await gateway.dispose();
+  await provider.close();
+});
+
+describe('the gateway over streamable HTTP', () => {
+  it('lists the governed arXiv tools with input and output schemas', async () => {
+    const client = await gateway.connect();
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('mcp__arxiv__search');
+    expect(names).toContain('mcp__arxiv__get');
+    const search = tools.find((t) => t.name === 'mcp__arxiv__search')!;
+    expect(search.inputSchema.properties).toHaveProperty('query');
+    expect(search.outputSchema).toBeDefined();
+  });
+
+  it('returns records from the provider with an invocationId, stored as one invocation', async () => {
+    const client = await gateway.connect({ project: 'cancer-review' });
+    const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.records).toHaveLength(10);
+    expect(result.structuredContent.untrusted).toBe(true);
+    const invocationId = result.structuredContent.invocationId;
+    expect(invocationId).toMatch(/^inv_/);
+    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+
+    const sessions = await api('/api/sessions');
+    const session = sessions.sessions.find((s: any) => s.projectId === 'cancer-review');
+    expect(session).toMatchObject({ clientName: 'test-agent', clientVersion: '1.2.3', approvalMode: 'ask_for_dangerous', transport: 'http' });
+    const detail = await api(`/api/sessions/${session.id}/invocations/${invocationId}`);
+    expect(detail.invocation).toMatchObject({ status: 'ok', sourceId: 'arxiv', toolId: 'search', attempts: 1 });
+    expect(detail.result.records).toHaveLength(10);
+    expect(detail.arguments).toEqual({ query: 'testing' });
+  });
+
+  it('invalid arguments give invalid_input naming the field, and the invocation is stored', async () => {
+    const client = await gateway.connect();
+    const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 42 } })) as any;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toMatchObject({ code: 'invalid_input', retryable: false, attempts: 1 });
+    expect(result.structuredContent.error.message).toContain('query');
+    const sessions = await api('/api/sessions');
+    const list = await Promise.all(sessions.sessions.map((s: any) => api(`/api/sessions/${s.id}/invocations`)));
+    const stored = list.flatMap((l) => l.invocations).find((i: any) => i.id === result.structuredContent.invocationId);
+    expect(stored).toMatchObject({ status: 'error', errorCode: 'invalid_input' });
+  });
+
+  it('an unknown tool is a structured tool_unavailable error', async () => {
+    const client = await gateway.connect();
+    const result = (await client.callTool({ name: 'mcp__nope__search', arguments: {} })) as any;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.code).toBe('tool_unavailable');
+  });
+});
+
+async function api(path: string) {
+  const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${gateway.token}` } });
+  expect(response.status).toBe(200);
+  return response.json() as Promise<any>;
+}
