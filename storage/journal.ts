@@ -23,6 +23,8 @@ export class Journal {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private paused = false;
+  /** How many appends+fsyncs ran; fewer than appends when writers shared one (group commit). */
+  flushCount = 0;
 
   private constructor(private readonly handle: FileHandle) {}
 
@@ -97,6 +99,7 @@ export class Journal {
 
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
+    this.flushCount += 1;
     try {
       await this.handle.appendFile(batch.map((p) => p.line).join(''));
       await this.handle.datasync();

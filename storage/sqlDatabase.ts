@@ -59,6 +59,11 @@ export class SqlDatabase {
     if (this.sinceCheckpoint >= (this.options.checkpointEvery ?? 2000)) void this.checkpoint().catch(() => {});
   }
 
+  /** Journal fsyncs so far (group commit makes this smaller than the number of writes). */
+  journalFlushCount(): number {
+    return this.journal.flushCount;
+  }
+
   /** Rows of a read query as objects keyed by column name. */
   all(sql: string, params: SqlParam[] = []): Array<Record<string, SqlValue>> {
     const statement = this.db.prepare(sql, params);

@@ -55,6 +55,8 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once('exit', (code, signal) => {
         liveChildren.delete(child);
+        // Whatever the server left running in its group (npx wrappers, shells) goes with it.
+        killGroup(child, 'SIGKILL');
         this.options.log.info({ pid: child.pid, code, signal }, 'upstream stdio server exited');
         this.onclose?.();
       });
@@ -105,6 +107,6 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     process.kill(-child.pid, signal);
   } catch {
-    child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   }
 }

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { GatewayError, UpstreamClient, silentLogger, systemClock } from '../../gateway/index.js';
+import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
+
+const serverPath = fileURLToPath(new URL('../fixtures/servers/crashingServer.mjs', import.meta.url));
+let client: UpstreamClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+});
+
+function newClient() {
+  return new UpstreamClient({
+    id: 'crashing',
+    target: { kind: 'stdio', command: process.execPath, args: [serverPath], cwd: process.cwd() },
+    log: silentLogger,
+    clock: systemClock,
+  });
+}
+
+function pidsOf(text: string): [number, number] {
+  const match = /from (\d+) \(grandchild (\d+)\)/.exec(text)!;
+  return [Number(match[1]), Number(match[2])];
+}
+
+describe('upstream stdio servers', () => {
+  it('a server that exits mid-call gives upstream_unavailable (retryable); the next call restarts it', async () => {
+    client = newClient();
+    const first = await client.callTool('echo', { text: 'hi' }, { timeoutMs: 10_000 });
+    const [pid] = pidsOf((first.content[0] as { text: string }).text);
+
+    const [, grandchild] = pidsOf((first.content[0] as { text: string }).text);
+    const crash = await client.callTool('crash', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(crash).toBeInstanceOf(GatewayError);
+    expect((crash as GatewayError).code).toBe('upstream_unavailable');
+    expect((crash as GatewayError).retryable).toBe(true);
+
+    expect(await waitUntil(() => !isAlive(grandchild))).toBe(true);
+
+    const again = await client.callTool('echo', { text: 'again' }, { timeoutMs: 10_000 });
+    const [newPid] = pidsOf((again.content[0] as { text: string }).text);
+    expect(newPid).not.toBe(pid);
+  });
+
+  it('closing the client kills the server and everything it spawned (its process group)', async () => {
+    client = newClient();
+    const result = await client.callTool('echo', { text: 'hi' }, { timeoutMs: 10_000 });
+    const [pid, grandchild] = pidsOf((result.content[0] as { text: string }).text);
+    expect(isAlive(pid)).toBe(true);
+    expect(isAlive(grandchild)).toBe(true);
+    await client.close();
+    expect(await waitUntil(() => !isAlive(pid) && !isAlive(grandchild))).toBe(true);
+  });
+
+  it('lists tools of the running server', async () => {
+    client = newClient();
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['crash', 'echo']);
+  });
+});

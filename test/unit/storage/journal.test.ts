@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqlDatabase } from '../../../storage/index.js';
+import type { Logger } from '../../../gateway/index.js';
+
+let dir: string;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function recordingLogger() {
+  const warnings: string[] = [];
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    error: () => {},
+    warn: (_o, msg) => void warnings.push(msg ?? ''),
+    child: () => log,
+  };
+  return { log, warnings };
+}
+
+async function openDb(log: Logger, checkpointEvery = 10_000) {
+  return SqlDatabase.open({ dataDir: dir, log, checkpointEvery });
+}
+
+const insert = (db: SqlDatabase, id: string) =>
+  db.write("INSERT INTO sessions (id, project_id, transport, approval_mode, created_at) VALUES (?, 'p', 'http', 'ask_for_dangerous', '2026-01-01')", [id]);
+
+describe('the journaled sql.js store', () => {
+  it('replays acknowledged writes that never reached a checkpoint (as after kill -9)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log } = recordingLogger();
+    const db = await openDb(log);
+    await Promise.all(['a', 'b', 'c'].map((id) => insert(db, id)));
+    // No close(): the process "dies" here with the writes only in the journal.
+    const journal = await readFile(join(dir, 'scigate.db.journal'), 'utf8');
+    expect(journal.trim().split('\n')).toHaveLength(3);
+    const reopened = await openDb(log);
+    expect(reopened.all('SELECT id FROM sessions ORDER BY id').map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    await reopened.close();
+  });
+
+  it('replays a journal with a torn last line up to that line, with a warning, not a crash', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log, warnings } = recordingLogger();
+    const db = await openDb(log);
+    await insert(db, 'kept');
+    await appendFile(join(dir, 'scigate.db.journal'), '{"seq":2,"sql":"INSERT INTO sessions (id');
+    const reopened = await openDb(log);
+    expect(reopened.all('SELECT id FROM sessions').map((r) => r.id)).toEqual(['kept']);
+    expect(warnings.some((w) => w.includes('torn'))).toBe(true);
+    await insert(reopened, 'after');
+    await reopened.close();
+    const third = await openDb(log);
+    expect(third.all('SELECT id FROM sessions ORDER BY id').map((r) => r.id)).toEqual(['after', 'kept']);
+    await third.close();
+  });
+
+  it('a checkpoint writes the database file atomically and empties the journal; files are 0600', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log } = recordingLogger();
+    const db = await openDb(log, 2);
+    await insert(db, 'one');
+    await insert(db, 'two');
+    await db.checkpoint();
+    expect((await readFile(join(dir, 'scigate.db.journal'), 'utf8')).length).toBe(0);
+    expect((await stat(join(dir, 'scigate.db'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'scigate.db.journal'))).mode & 0o777).toBe(0o600);
+    const reopened = await openDb(log);
+    expect(reopened.all('SELECT count(*) AS n FROM sessions')[0]!.n).toBe(2);
+    await reopened.close();
+  });
+
+  it('entries already in a checkpoint are not replayed twice (crash between rename and truncate)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log } = recordingLogger();
+    const db = await openDb(log);
+    await insert(db, 'x');
+    const journal = await readFile(join(dir, 'scigate.db.journal'), 'utf8');
+    await db.close();
+    await writeFile(join(dir, 'scigate.db.journal'), journal);
+    const reopened = await openDb(log);
+    expect(reopened.all('SELECT count(*) AS n FROM sessions')[0]!.n).toBe(1);
+    await reopened.close();
+  });
+
+  it('concurrent writers share fsyncs (group commit): 200 writes, far fewer journal flushes', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log } = recordingLogger();
+    const db = await openDb(log);
+    const flushes = db.journalFlushCount();
+    await Promise.all(Array.from({ length: 200 }, (_, i) => insert(db, `s${i}`)));
+    expect(db.journalFlushCount() - flushes).toBeLessThan(20);
+    expect(db.all('SELECT count(*) AS n FROM sessions')[0]!.n).toBe(200);
+    await db.close();
+  });
+});
