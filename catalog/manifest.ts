@@ -37,6 +37,23 @@ export const limitsSchema = z
   })
   .strict();
 
+/** Per-source overrides of the manifest's limits from config (a local mirror needs no 3 s spacing). */
+export const limitOverridesSchema = z.record(
+  z.string(),
+  z
+    .object({
+      maxResponseBytes: z.number().int().positive().optional(),
+      concurrency: z.number().int().positive().optional(),
+      queueDepth: z.number().int().min(0).optional(),
+      queueTimeoutMs: z.number().int().positive().optional(),
+      minTimeMs: z.number().int().min(0).optional(),
+      timeoutSeconds: z.number().int().min(1).max(600).optional(),
+    })
+    .strict(),
+);
+
+export type LimitOverrides = z.infer<typeof limitOverridesSchema>;
+
 export const retrySchema = z
   .object({
     attempts: z.number().int().min(1).max(10).default(3),

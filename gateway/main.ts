@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
+import { findBuiltinSource, limitOverridesSchema, type LimitOverrides, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
 import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
@@ -30,6 +30,8 @@ export interface ServeConfig {
   isolateSources: boolean;
   toolPrefix: ToolPrefix;
   allowedHosts: string[];
+  /** Per-source limit overrides (`--source-limits`). */
+  sourceLimits?: LimitOverrides;
   env: Env;
   log: Logger;
   fetch?: typeof globalThis.fetch;
@@ -79,7 +81,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   };
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits'>, storage: Awaited<ReturnType<typeof openStorage>>) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
@@ -87,6 +89,7 @@ async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateS
     newId: randomId,
     version: VERSION,
     toolPrefix: config.toolPrefix,
+    ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
       : { isolate: false },
@@ -177,6 +180,7 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     isolateSources: flags.isolateSources === true,
     toolPrefix: flags.toolPrefix as ToolPrefix,
     allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
+    sourceLimits: sourceLimitsFlag(flags),
     env,
     log,
   });
@@ -194,7 +198,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   await ensurePrivateDir(dataDir);
   const storage = await openStorage({ dataDir, log });
   const runtime = await createRuntime(
-    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix },
+    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags) },
     storage,
   );
   await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);
@@ -226,6 +230,13 @@ async function runToken(flags: FlagValues): Promise<number> {
   process.stdout.write(`${token.token}\n`);
   process.stderr.write(`${token.created ? 'New token written to' : 'Token file:'} ${token.path}\n`);
   return 0;
+}
+
+function sourceLimitsFlag(flags: FlagValues): LimitOverrides {
+  const parsed = limitOverridesSchema.safeParse(JSON.parse(String(flags.sourceLimits ?? '{}')));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
 }
 
 function stopSignal(): Promise<void> {

@@ -1,4 +1,4 @@
-import { builtinSources, type BuiltinSource, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
+import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
 import { createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, InvocationStore, Logger, NewId, SessionStore } from './core/index.js';
 import type { DownstreamDeps } from './listener/index.js';
@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   /** The environment a stdio source child needs (its base URL override and settings). */
   sourceChildEnv: (sourceId: string) => Record<string, string>;
   sources?: readonly BuiltinSource[];
+  /** Per-source limit overrides from config. */
+  limitOverrides?: LimitOverrides;
 }
 
 export interface GatewayRuntime {
@@ -43,7 +45,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
       : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
     const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
-    registry.add(source.manifest, client);
+    registry.add(withOverrides(source.manifest, options.limitOverrides), client);
   }
   await registry.discoverAll();
   const broker = createBroker({ registry, ...options });
@@ -53,4 +55,10 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     downstream: { registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock },
     close: () => registry.close(),
   };
+}
+
+/** The manifest with config's limit overrides applied (unknown source ids are ignored). */
+export function withOverrides(manifest: SourceManifest, overrides: LimitOverrides = {}): SourceManifest {
+  const override = overrides[manifest.id];
+  return override ? { ...manifest, limits: { ...manifest.limits, ...override } } : manifest;
 }

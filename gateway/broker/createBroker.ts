@@ -3,6 +3,10 @@ import type { Cas, Clock, InvocationStore, Logger } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { callUpstream } from './stages/callUpstream.js';
 import { withAudit } from './stages/withAudit.js';
+import { withCache, type CacheOptions } from './stages/withCache.js';
+import { withLimit } from './stages/withLimit.js';
+import { withRetry } from './stages/withRetry.js';
+import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
 import { withNormalize } from './stages/withNormalize.js';
 import { withResolve } from './stages/withResolve.js';
 import { withSizeLimit } from './stages/withSizeLimit.js';
@@ -15,11 +19,18 @@ export interface BrokerDeps {
   cas: Cas;
   clock: Clock;
   log: Logger;
+  /** Uniform random in [0, 1), for retry jitter (default Math.random). */
+  random?: () => number;
+  /** Limiters shared by every Session (created here when absent). */
+  limiters?: SourceLimiters;
+  cache?: CacheOptions;
 }
 
 /** The only way to reach an upstream: every governed call goes through `call`. */
 export interface Broker {
   call(call: ToolCall): Promise<ToolOutcome & { result: McpToolResult }>;
+  /** Running and queued calls of a source's limiter. */
+  limiterState(sourceId: string): LimiterState;
 }
 
 /** The pipeline, outermost first (house style §2); `pipeline.test.ts` pins this order. */
@@ -29,25 +40,31 @@ export function pipelineStages(deps: BrokerDeps): Array<[name: string, stage: St
     if (!entry) throw new Error(`source ${sourceId} is not registered`);
     return entry.manifest;
   };
+  const limiters = deps.limiters ?? new SourceLimiters();
   return [
     ['withAudit', withAudit(deps)],
     ['withResolve', withResolve(deps.registry)],
     ['withValidation', withValidation()],
+    ['withCache', withCache(deps.cache)],
+    ['withRetry', withRetry({ clock: deps.clock, random: deps.random ?? Math.random, policyOf: (id) => manifestOf(id).retry })],
+    ['withLimit', withLimit({ limiters, limitsOf: (id) => manifestOf(id).limits, clock: deps.clock })],
     ['withSizeLimit', withSizeLimit({ maxBytesOf: (id) => manifestOf(id).limits.maxResponseBytes })],
     ['withNormalize', withNormalize({ manifestOf, clock: deps.clock })],
   ];
 }
 
-export function createBroker(deps: BrokerDeps): Broker {
+export function createBroker(input: BrokerDeps): Broker {
+  const deps = { ...input, limiters: input.limiters ?? new SourceLimiters() };
   const timeoutMsOf = (sourceId: string) => (deps.registry.get(sourceId)?.manifest.limits.timeoutSeconds ?? 60) * 1000;
   const handler = compose(
     pipelineStages(deps).map(([, stage]) => stage),
-    callUpstream({ registry: deps.registry, timeoutMsOf }),
+    callUpstream({ registry: deps.registry, clock: deps.clock, timeoutMsOf }),
   );
   return {
     call: async (call) => {
       const outcome = await handler(call);
       return { raw: outcome.raw, result: outcome.result! };
     },
+    limiterState: (sourceId) => deps.limiters.stateOf(sourceId, deps.registry.get(sourceId)?.manifest.limits.limitGroup),
   };
 }

@@ -2,7 +2,7 @@
 export interface FlagSpec {
   name: string;
   env: string;
-  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice';
+  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json';
   choices?: readonly string[];
   default?: string;
   help: string;
@@ -18,6 +18,7 @@ export const FLAGS = {
   logLevel: { name: 'log-level', env: 'SCIGATE_LOG_LEVEL', kind: 'choice', choices: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info', help: 'log verbosity (logs go to stderr)' },
   project: { name: 'project', env: 'SCIGATE_PROJECT', kind: 'string', default: 'default', help: 'project id of the stdio session' },
   adminPort: { name: 'admin-port', env: 'SCIGATE_ADMIN_PORT', kind: 'port', default: '0', help: 'also serve the admin API on this port (0: off)' },
+  sourceLimits: { name: 'source-limits', env: 'SCIGATE_SOURCE_LIMITS', kind: 'json', default: '{}', help: 'per-source limit overrides as JSON, e.g. {"arxiv":{"minTimeMs":0}}' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -25,8 +26,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };

@@ -63,6 +63,13 @@ function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): str
     case 'choice':
       if (!spec.choices!.includes(raw)) throw new UsageError(`${where} must be one of ${spec.choices!.join(', ')}, not "${raw}".`);
       return raw;
+    case 'json':
+      try {
+        JSON.parse(raw);
+      } catch {
+        throw new UsageError(`${where} must be JSON, e.g. '{"arxiv":{"minTimeMs":0}}'.`);
+      }
+      return raw;
     case 'list':
       return raw.split(',').map((s) => s.trim()).filter(Boolean);
     default:

@@ -37,7 +37,7 @@ export class GatewayError extends Error {
       code: this.code,
       message: this.message,
       retryable: this.retryable,
-      attempts: this.attempts ?? 1,
+      attempts: this.attempts ?? 0,
     };
     if (this.retryAfterMs !== undefined) wire.retryAfterMs = this.retryAfterMs;
     if (this.details !== undefined) wire.details = this.details;

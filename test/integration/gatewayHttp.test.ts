@@ -50,7 +50,7 @@ describe('the gateway over streamable HTTP', () => {
     const client = await gateway.connect();
     const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 42 } })) as any;
     expect(result.isError).toBe(true);
-    expect(result.structuredContent.error).toMatchObject({ code: 'invalid_input', retryable: false, attempts: 1 });
+    expect(result.structuredContent.error).toMatchObject({ code: 'invalid_input', retryable: false, attempts: 0 });
     expect(result.structuredContent.error.message).toContain('query');
     const sessions = await api('/api/sessions');
     const list = await Promise.all(sessions.sessions.map((s: any) => api(`/api/sessions/${s.id}/invocations`)));

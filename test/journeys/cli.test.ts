@@ -31,7 +31,7 @@ afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-const arxivEnv = () => ({ SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api` });
+const arxivEnv = () => ({ SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api`, SCIGATE_SOURCE_LIMITS: '{"arxiv":{"minTimeMs":0}}' });
 
 async function freshDataDir(): Promise<string> {
   dataDir = await mkdtemp(join(tmpdir(), 'scigate-cli-'));

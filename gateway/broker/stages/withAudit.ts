@@ -23,7 +23,7 @@ export function withAudit(deps: AuditDeps): Stage {
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: call.invocationId }, 'internal error in a tool call');
-      error.attempts ??= Math.max(call.audit.attempts, 1);
+      error.attempts ??= call.audit.attempts;
       await record(deps, call, startedAt, { error });
       throw error;
     }
@@ -52,7 +52,7 @@ async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',
     errorCode: error?.code ?? null,
     retryable: error ? error.retryable : null,
-    attempts: error?.attempts ?? Math.max(call.audit.attempts, 1),
+    attempts: error?.attempts ?? call.audit.attempts,
     cacheHit: call.audit.cacheHit,
     queueWaitMs: call.audit.queueWaitMs,
     durationMs: endedAt - startedAt,

@@ -7,7 +7,16 @@ describe('the broker pipeline', () => {
     const clock = new FakeClock();
     const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock });
     const names = pipelineStages({ registry, invocations: new MemoryInvocations(), cas: new MemoryCas(), clock, log: silentLogger }).map(([n]) => n);
-    expect(names).toEqual(['withAudit', 'withResolve', 'withValidation', 'withSizeLimit', 'withNormalize']);
+    expect(names).toEqual([
+      'withAudit',
+      'withResolve',
+      'withValidation',
+      'withCache',
+      'withRetry',
+      'withLimit',
+      'withSizeLimit',
+      'withNormalize',
+    ]);
   });
 
   it('compose makes the first stage outermost', async () => {

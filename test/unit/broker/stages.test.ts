@@ -20,7 +20,11 @@ describe('withAudit', () => {
   it('passes the outcome through and writes one ok row plus the result and arguments in the CAS', async () => {
     const d = deps();
     const outcome = { raw: rawOf(arxivResult()), result: arxivResult() };
-    expect(await withAudit(d)(ok(outcome))(newToolCall())).toBe(outcome);
+    const upstream: Handler = async (call) => {
+      call.audit.attempts += 1;
+      return outcome;
+    };
+    expect(await withAudit(d)(upstream)(newToolCall())).toBe(outcome);
     expect(d.invocations.rows).toHaveLength(1);
     const row = d.invocations.rows[0]!;
     expect(row).toMatchObject({ status: 'ok', sourceId: 'arxiv', toolId: 'search', attempts: 1, errorCode: null });
