@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
+import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 
-export interface AdminDeps extends SessionRoutesDeps {
+export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
   log: Logger;
   /** Why the gateway is not ready yet, or undefined when it is. */
@@ -24,6 +25,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   const api = Router();
   api.use(auth);
   api.use(sessionRoutes(deps));
+  api.use(catalogRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(errorMiddleware(deps.log));

@@ -57,7 +57,9 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
-  app.use(createAdminApp({ ...storage, token: tokenFile.token, log: config.log, notReadyReason: () => undefined }));
+  app.use(
+    createAdminApp({ ...storage, registry: runtime.registry, broker: runtime.broker, token: tokenFile.token, log: config.log, notReadyReason: () => undefined }),
+  );
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     await runtime.close();
