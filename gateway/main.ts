@@ -16,7 +16,7 @@ import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
   LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
-  randomId, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type Logger,
+  randomId, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type Logger, type RuntimeOptions,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -32,6 +32,8 @@ export interface ServeConfig {
   allowedHosts: string[];
   /** Per-source limit overrides (`--source-limits`). */
   sourceLimits?: LimitOverrides;
+  /** Sources beyond the built-ins (the benchmark's local upstream). */
+  extraSources?: RuntimeOptions['extraSources'];
   env: Env;
   log: Logger;
   fetch?: typeof globalThis.fetch;
@@ -58,7 +60,11 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
   app.use(
-    createAdminApp({ ...storage, registry: runtime.registry, broker: runtime.broker, token: tokenFile.token, log: config.log, notReadyReason: () => undefined }),
+    createAdminApp({
+      ...storage, registry: runtime.registry, broker: runtime.broker, token: tokenFile.token, log: config.log, notReadyReason: () => undefined,
+      ...(runtime.customServers ? { customServers: runtime.customServers } : {}),
+      ...(runtime.selection ? { selection: runtime.selection } : {}),
+    }),
   );
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
@@ -83,7 +89,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   };
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources'>, storage: Awaited<ReturnType<typeof openStorage>>) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
@@ -91,7 +97,10 @@ async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateS
     newId: randomId,
     version: VERSION,
     toolPrefix: config.toolPrefix,
+    // Custom servers' `$NAME` values resolve against the gateway's own environment.
+    custom: { store: storage.customServerStore, environment: config.env },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
+    ...(config.extraSources ? { extraSources: config.extraSources } : {}),
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
       : { isolate: false },

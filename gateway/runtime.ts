@@ -1,8 +1,10 @@
 import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
 import { createBroker, type Broker } from './broker/index.js';
-import type { Cas, Clock, InvocationStore, Logger, NewId, SessionStore } from './core/index.js';
+import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
+import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { SourceRegistry } from './registry/index.js';
+import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
 import { UpstreamClient, type UpstreamTarget } from './upstream/index.js';
 
 /** How built-in sources run: in-process over the in-memory transport, or each as a stdio child. */
@@ -27,12 +29,23 @@ export interface RuntimeOptions {
   sources?: readonly BuiltinSource[];
   /** Per-source limit overrides from config. */
   limitOverrides?: LimitOverrides;
+  /** More sources reached over any transport (benchmarks, mirrors), governed like the built-ins. */
+  extraSources?: ReadonlyArray<{ manifest: SourceManifest; target: UpstreamTarget }>;
+  /** Projects and global settings: with them, Sessions inherit connector selections (Session → Project → global). */
+  projects?: ProjectStore;
+  settings?: SettingsStore;
+  /** Saved custom MCP servers and the environment their `$NAME` values resolve against. */
+  custom?: { store: CustomServerStore; environment: GatewayEnvironment };
 }
 
 export interface GatewayRuntime {
   registry: SourceRegistry;
   broker: Broker;
   downstream: DownstreamDeps & { clock: Clock };
+  /** Connector selections (present when projects and settings were given). */
+  selection?: ConnectorSelection;
+  /** Custom MCP servers (present when `custom` was given). */
+  customServers?: CustomServers;
   close(): Promise<void>;
 }
 
@@ -47,12 +60,27 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
     registry.add(withOverrides(source.manifest, options.limitOverrides), client);
   }
+  for (const extra of options.extraSources ?? []) {
+    const id = extra.manifest.id;
+    const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock });
+    registry.add(withOverrides(extra.manifest, options.limitOverrides), client);
+  }
   await registry.discoverAll();
-  const broker = createBroker({ registry, ...options });
+  const { projects, settings, sessions, clock } = options;
+  const selection = projects && settings ? createConnectorSelection({ sessions, projects, settings, registry, clock }) : undefined;
+  const broker = createBroker({ registry, ...options, ...(selection ? { connectors: selection } : {}) });
+  const customServers = selection && options.custom ? new CustomServers({ ...options, ...options.custom, registry, broker, selection }) : undefined;
+  // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
+  await customServers?.start();
   return {
     registry,
     broker,
-    downstream: { registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock },
+    downstream: {
+      registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock,
+      ...(selection ? { connectors: selection } : {}),
+    },
+    ...(selection ? { selection } : {}),
+    ...(customServers ? { customServers } : {}),
     close: () => registry.close(),
   };
 }

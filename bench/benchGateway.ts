@@ -1,0 +1,32 @@
+/** Child process: the gateway under measurement. Reports its CPU time and RSS to the parent over IPC. */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGateway } from '../gateway/main.js';
+import { silentLogger } from '../gateway/index.js';
+import { builtinSources } from '../catalog/index.js';
+import { benchManifest } from './echoServer.js';
+
+const [echoUrl, arxivBaseUrl] = process.argv.slice(2);
+const dataDir = await mkdtemp(join(tmpdir(), 'scigate-bench-'));
+const gateway = await startGateway({
+  host: '127.0.0.1',
+  port: 0,
+  dataDir,
+  isolateSources: false,
+  toolPrefix: 'mcp',
+  allowedHosts: [],
+  sourceLimits: Object.fromEntries(builtinSources.map((s) => [s.manifest.id, { minTimeMs: 0, concurrency: 16, queueDepth: 256 }])),
+  extraSources: [{ manifest: benchManifest, target: { kind: 'http', url: echoUrl! } }],
+  env: { SCIGATE_ARXIV_BASE_URL: arxivBaseUrl! },
+  log: silentLogger,
+});
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'stats') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send!({ type: 'stats', cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
+  }
+  if (message.type === 'stop') void gateway.stop().then(() => process.exit(0));
+});
+process.send!({ type: 'ready', mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir });
