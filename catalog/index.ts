@@ -4,3 +4,8 @@ export * from './resultEnvelope.js';
 export * from './toolNaming.js';
 export * from './sources/shared/index.js';
 export * from './sources/builtinSources.js';
+export * from './customServerConfig.js';
+export * from './customServerRequests.js';
+export * from './customServerImport.js';
+export * from './customSourceManifest.js';
+export * from './connectorSelection.js';

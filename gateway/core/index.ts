@@ -5,3 +5,4 @@ export * from './logger.js';
 export * from './records.js';
 export * from './ports.js';
 export * from './canonicalJson.js';
+export * from './parseInput.js';

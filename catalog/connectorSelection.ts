@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * A connector selection: the Source IDs a Session, Project or the global settings allow, or
+ * `null` to inherit (Session → Project → global; a global `null` allows every enabled source).
+ */
+export const connectorSelectionSchema = z
+  .array(z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, 'must be a source id'))
+  .max(200, 'at most 200 sources')
+  .nullable();
+
+export const projectIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -');
+
+/** `PATCH /api/settings`. */
+export const patchSettingsSchema = z.object({ connectors: connectorSelectionSchema }).partial().strict();
+
+/** `POST /api/projects`. */
+export const createProjectSchema = z
+  .object({
+    id: projectIdSchema,
+    name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+    connectors: connectorSelectionSchema.default(null),
+  })
+  .strict();
+
+/** `PATCH /api/projects/:id`. */
+export const patchProjectSchema = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    connectors: connectorSelectionSchema,
+  })
+  .partial()
+  .strict();
+
+/** The connector part of `PATCH /api/sessions/:id`. */
+export const sessionConnectorsSchema = z.object({ connectors: connectorSelectionSchema }).strict();
+
+export type ConnectorSelectionValue = z.infer<typeof connectorSelectionSchema>;
+export type CreateProject = z.infer<typeof createProjectSchema>;
+export type PatchProject = z.infer<typeof patchProjectSchema>;

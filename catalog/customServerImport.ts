@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import {
+  DEFAULT_CUSTOM_TIMEOUT_SECONDS, MAX_CUSTOM_SERVERS, argsSchema, commandSchema, cwdSchema, envKeySchema, headerKeySchema,
+  mcpUrlSchema, secretValueSchema,
+} from './customServerConfig.js';
+import type { CreateCustomServer } from './customServerRequests.js';
+
+/**
+ * One entry of `mcpServers` as Claude Desktop, Cursor and VS Code write it: a stdio program
+ * (`command`, `args`, `env`, `cwd`) or an endpoint (`url`, `headers`, `type` http|sse; http by default).
+ */
+const importEntrySchema = z
+  .object({
+    type: z.enum(['stdio', 'http', 'sse'], { error: 'must be one of stdio, http, sse' }).optional(),
+    command: commandSchema.optional(),
+    args: argsSchema.optional(),
+    cwd: cwdSchema.optional(),
+    env: z.record(envKeySchema, secretValueSchema).optional(),
+    url: mcpUrlSchema.optional(),
+    headers: z.record(headerKeySchema, secretValueSchema.regex(/^[^\r\n]*$/, 'a header value must be one line')).optional(),
+    /** Accepted for compatibility and ignored: imported servers always start disabled. */
+    disabled: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.type === undefined && entry.command !== undefined && entry.url !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give either a command (stdio) or a url (http/sse), not both' });
+      return;
+    }
+    const stdio = entry.type === 'stdio' || (entry.type === undefined && entry.url === undefined);
+    if (stdio) {
+      if (entry.command === undefined) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command (or give a url)' });
+      for (const field of ['url', 'headers'] as const) {
+        if (entry[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not a setting of a stdio server' });
+      }
+      return;
+    }
+    if (entry.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: `a ${entry.type} server needs a url` });
+    for (const field of ['command', 'args', 'cwd', 'env'] as const) {
+      if (entry[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not a setting of an http/sse server' });
+    }
+  });
+
+/** `POST /api/mcp/servers/import`: the whole `{"mcpServers": {…}}` document. */
+export const importServersSchema = z
+  .object({
+    mcpServers: z
+      .record(z.string().trim().min(1, 'a server name must not be empty').max(100, 'a server name must be at most 100 characters'), importEntrySchema, {
+        error: 'must be an object of servers by name: {"mcpServers": {"name": {…}}}',
+      })
+      .refine((servers) => Object.keys(servers).length > 0, 'must contain at least one server')
+      .refine((servers) => Object.keys(servers).length <= MAX_CUSTOM_SERVERS, `must contain at most ${MAX_CUSTOM_SERVERS} servers`),
+  })
+  .strict();
+
+export type ImportServers = z.infer<typeof importServersSchema>;
+type ImportEntry = z.infer<typeof importEntrySchema>;
+
+/** Turns an import document into create requests, in document order; every one disabled. */
+export function importToCreateRequests(document: ImportServers): CreateCustomServer[] {
+  return Object.entries(document.mcpServers).map(([name, entry]) => toCreateRequest(name, entry));
+}
+
+function toCreateRequest(name: string, entry: ImportEntry): CreateCustomServer {
+  const common = { name, enabled: false, timeoutSeconds: DEFAULT_CUSTOM_TIMEOUT_SECONDS };
+  const entries = (record: Record<string, string> | undefined) =>
+    Object.entries(record ?? {}).map(([key, value]) => ({ key, value }));
+  if (entry.type === 'stdio' || (entry.type === undefined && entry.url === undefined)) {
+    return {
+      ...common,
+      transport: 'stdio',
+      command: entry.command!,
+      args: entry.args ?? [],
+      ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+      env: entries(entry.env),
+    };
+  }
+  return {
+    ...common,
+    transport: entry.type ?? 'http',
+    url: entry.url!,
+    headers: entries(entry.headers),
+    auth: { mode: 'none' },
+  };
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import {
+  DEFAULT_CUSTOM_TIMEOUT_SECONDS, argsSchema, commandSchema, customAuthSchema, cwdSchema, envKeySchema, headerKeySchema,
+  mcpUrlSchema, secretValueSchema, serverNameSchema, timeoutSecondsSchema,
+} from './customServerConfig.js';
+
+/**
+ * One env or header entry in a create/update request. `value: null` keeps the saved value of an
+ * unchanged key; `originalKey` (the key's saved name, from the editing draft) marks a rename, which
+ * needs a new non-empty value because saved values never move between names (seed §5.3).
+ */
+function secretEditsSchema(key: z.ZodString) {
+  const entry = z
+    .object({ key, value: secretValueSchema.nullable(), originalKey: z.string().max(128).optional() })
+    .strict();
+  return z.array(entry).max(100, 'at most 100 entries');
+}
+
+export const envEditsSchema = secretEditsSchema(envKeySchema);
+export const headerEditsSchema = secretEditsSchema(headerKeySchema);
+export type SecretEdit = z.infer<typeof envEditsSchema>[number];
+
+const createCommon = {
+  name: serverNameSchema,
+  enabled: z.boolean().default(false),
+  timeoutSeconds: timeoutSecondsSchema.default(DEFAULT_CUSTOM_TIMEOUT_SECONDS),
+};
+
+/** `POST /api/mcp/servers`: a new server (disabled unless `enabled` says otherwise). */
+export const createCustomServerSchema = z.discriminatedUnion(
+  'transport',
+  [
+    z
+      .object({
+        ...createCommon,
+        transport: z.literal('stdio'),
+        command: commandSchema,
+        args: argsSchema.default([]),
+        cwd: cwdSchema.optional(),
+        env: envEditsSchema.default([]),
+      })
+      .strict(),
+    z
+      .object({
+        ...createCommon,
+        transport: z.enum(['http', 'sse']),
+        url: mcpUrlSchema,
+        headers: headerEditsSchema.default([]),
+        auth: customAuthSchema.default({ mode: 'none' }),
+      })
+      .strict(),
+  ],
+  { error: 'must be one of stdio, http, sse' },
+);
+
+/** `PATCH /api/mcp/servers/:id`: only the fields that change; `env`/`headers` list every entry to keep. */
+export const patchCustomServerSchema = z
+  .object({
+    name: serverNameSchema,
+    enabled: z.boolean(),
+    timeoutSeconds: timeoutSecondsSchema,
+    transport: z.enum(['stdio', 'http', 'sse'], { error: 'must be one of stdio, http, sse' }),
+    command: commandSchema,
+    args: argsSchema,
+    cwd: cwdSchema.nullable(),
+    env: envEditsSchema,
+    url: mcpUrlSchema,
+    headers: headerEditsSchema,
+    auth: customAuthSchema,
+  })
+  .partial()
+  .strict();
+
+/** `POST /api/mcp/servers/:id/accept-tools`: upstream names or tool ids to accept; all withheld tools when absent. */
+export const acceptToolsSchema = z
+  .object({ tools: z.array(z.string().min(1).max(200)).min(1).max(500).optional() })
+  .strict();
+
+/** `POST /api/mcp/servers/:id/inspect`: one manual tool call under an existing Session. */
+export const inspectToolSchema = z
+  .object({
+    sessionId: z.string().min(1, 'must name an existing session').max(200),
+    toolId: z.string().min(1, 'must name a discovered tool').max(200),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export type CreateCustomServer = z.infer<typeof createCustomServerSchema>;
+export type PatchCustomServer = z.infer<typeof patchCustomServerSchema>;
+export type AcceptToolsRequest = z.infer<typeof acceptToolsSchema>;
+export type InspectToolRequest = z.infer<typeof inspectToolSchema>;
