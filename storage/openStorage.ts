@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import type { Logger, Storage } from '../gateway/core/index.js';
+import type { CustomServerStore, Logger, Storage } from '../gateway/core/index.js';
+import { CustomServerFileStore } from './customServerFileStore.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { InvocationRepository } from './invocationRepository.js';
+import { ProjectRepository } from './projectRepository.js';
 import { SessionRepository } from './sessionRepository.js';
+import { SettingsRepository } from './settingsRepository.js';
 import { SqlDatabase } from './sqlDatabase.js';
 
 export interface OpenStorageOptions {
@@ -14,14 +17,19 @@ export interface OpenStorageOptions {
 }
 
 /** Opens the embedded store in `dataDir` (created 0700): database + journal and the CAS. */
-export async function openStorage(options: OpenStorageOptions): Promise<Storage & { database: SqlDatabase }> {
+export async function openStorage(options: OpenStorageOptions): Promise<Storage & { database: SqlDatabase; customServerStore: CustomServerStore }> {
   await ensurePrivateDir(options.dataDir);
+  // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
+  const customServerStore = await CustomServerFileStore.open(options.dataDir);
   const database = await SqlDatabase.open(options);
   return {
     database,
     sessions: new SessionRepository(database),
     invocations: new InvocationRepository(database),
     cas: new FileCas(join(options.dataDir, 'cas')),
+    projects: new ProjectRepository(database),
+    settings: new SettingsRepository(database),
+    customServerStore,
     close: () => database.close(),
   };
 }

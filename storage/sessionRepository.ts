@@ -28,6 +28,10 @@ export class SessionRepository implements SessionStore {
     return this.db.write('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL', [endedAt, id]);
   }
 
+  setConnectors(id: string, connectors: string[] | null): Promise<void> {
+    return this.db.write('UPDATE sessions SET connectors = ? WHERE id = ?', [connectors === null ? null : JSON.stringify(connectors), id]);
+  }
+
   get(id: string): SessionRecord | undefined {
     const row = this.db.all('SELECT * FROM sessions WHERE id = ?', [id])[0];
     return row ? toSession(row) : undefined;

@@ -43,3 +43,13 @@ export interface InvocationRecord {
   startedAt: string;
   endedAt: string;
 }
+
+/** A Project groups Sessions (`?project=`) and holds the connector selection they inherit. */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  /** `null` inherits the global selection. */
+  connectors: string[] | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { customServerFileSchema, type CustomServerConfig } from '../catalog/index.js';
+import { describeIssue, type CustomServerStore } from '../gateway/core/index.js';
+import { writeFileAtomic } from './atomicWrite.js';
+import { decryptFile, encryptFile } from './encryptedFile.js';
+import { SECRET_KEY_FILE, loadSecretKey } from './secretKey.js';
+
+export const CUSTOM_SERVERS_FILE = 'custom-mcp-servers.enc';
+/** Every file encrypted under `model-secrets.key`, so a lost key is noticed instead of replaced. */
+export const ENCRYPTED_FILES = [CUSTOM_SERVERS_FILE, 'mcp-oauth.enc'] as const;
+
+/**
+ * `custom-mcp-servers.enc`: the saved custom servers, AES-256-GCM under `model-secrets.key`.
+ * Saves are queued and each is temp file → fsync → rename, mode 0600.
+ */
+export class CustomServerFileStore implements CustomServerStore {
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly path: string,
+    private readonly keyPath: string,
+    private readonly key: Buffer,
+  ) {}
+
+  /** Opens the store in `dataDir`, creating the key on first use; rejects now if the saved file cannot be read. */
+  static async open(dataDir: string): Promise<CustomServerFileStore> {
+    const key = await loadSecretKey(dataDir, ENCRYPTED_FILES);
+    const store = new CustomServerFileStore(join(dataDir, CUSTOM_SERVERS_FILE), join(dataDir, SECRET_KEY_FILE), key);
+    await store.load();
+    return store;
+  }
+
+  async load(): Promise<CustomServerConfig[]> {
+    const data = await readFile(this.path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+    if (!data) return [];
+    const text = decryptFile(this.key, data, CUSTOM_SERVERS_FILE);
+    if (text === undefined) {
+      throw new Error(
+        `Cannot decrypt ${this.path} with ${this.keyPath}: the key is not the one the file was written with, or the file is damaged. ` +
+          'Restore the original key; scigate does not start with an empty custom server configuration instead.',
+      );
+    }
+    const parsed = customServerFileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      const { field, message } = describeIssue(parsed.error.issues[0] as unknown as Parameters<typeof describeIssue>[0]);
+      throw new Error(`${this.path} holds an invalid configuration at ${field || '(root)'}: ${message}`);
+    }
+    return parsed.data.servers;
+  }
+
+  save(servers: CustomServerConfig[]): Promise<void> {
+    const bytes = encryptFile(this.key, JSON.stringify({ version: 1, servers }), CUSTOM_SERVERS_FILE);
+    const write = this.queue.then(() => writeFileAtomic(this.path, bytes));
+    this.queue = write.catch(() => {});
+    return write;
+  }
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomicWrite.js';
+
+/** The AES-256-GCM key of every encrypted file in the data directory (seed §5.3). */
+export const SECRET_KEY_FILE = 'model-secrets.key';
+const KEY_BYTES = 32;
+
+/**
+ * Loads `<dataDir>/model-secrets.key` (32 bytes). A missing key is created (random, mode 0600)
+ * only while none of `encryptedFiles` exists: a fresh key could never decrypt them.
+ */
+export async function loadSecretKey(dataDir: string, encryptedFiles: readonly string[]): Promise<Buffer> {
+  const path = join(dataDir, SECRET_KEY_FILE);
+  const existing = await readFile(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+  if (existing) {
+    if (existing.length !== KEY_BYTES) {
+      throw new Error(`${path} must hold exactly ${KEY_BYTES} bytes but holds ${existing.length}; restore the original key file.`);
+    }
+    return existing;
+  }
+  for (const name of encryptedFiles) {
+    if (await exists(join(dataDir, name))) {
+      throw new Error(`${join(dataDir, name)} exists but ${path} is missing; restore the key file (a new key cannot decrypt it).`);
+    }
+  }
+  const key = randomBytes(KEY_BYTES);
+  await writeFileAtomic(path, key);
+  return key;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
