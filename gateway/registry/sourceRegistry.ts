@@ -1,7 +1,8 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SourceManifest, ToolPrefix } from '../../catalog/index.js';
 import type { Clock, Logger } from '../core/index.js';
 import type { UpstreamClient } from '../upstream/index.js';
-import { deriveBuiltinTools, type GovernedTool, type HiddenTool } from './governedTool.js';
+import { deriveBuiltinTools, type DerivedTools, type GovernedTool, type HiddenTool } from './governedTool.js';
 
 export type DiscoveryState = 'pending' | 'ready' | 'error';
 
@@ -13,6 +14,8 @@ export interface SourceEntry {
   discovery: { state: DiscoveryState; error?: string; discoveredAt?: string };
   tools: GovernedTool[];
   hidden: HiddenTool[];
+  /** How listed tools become governed tools; built-ins match their manifest, custom servers adapt generically. */
+  derive?: (listed: Tool[]) => DerivedTools;
 }
 
 export interface SourceRegistryOptions {
@@ -32,7 +35,7 @@ export class SourceRegistry {
 
   constructor(private readonly options: SourceRegistryOptions) {}
 
-  add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean } = {}): SourceEntry {
+  add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean; derive?: SourceEntry['derive'] } = {}): SourceEntry {
     if (this.entries.has(manifest.id)) throw new Error(`source "${manifest.id}" is already registered`);
     const entry: SourceEntry = {
       manifest,
@@ -41,6 +44,7 @@ export class SourceRegistry {
       discovery: { state: 'pending' },
       tools: [],
       hidden: [],
+      ...(options.derive ? { derive: options.derive } : {}),
     };
     this.entries.set(manifest.id, entry);
     return entry;
@@ -59,7 +63,7 @@ export class SourceRegistry {
     const entry = this.require(id);
     try {
       const listed = await entry.client.listTools();
-      const derived = deriveBuiltinTools(entry.manifest, listed, this.options.toolPrefix);
+      const derived = entry.derive ? entry.derive(listed) : deriveBuiltinTools(entry.manifest, listed, this.options.toolPrefix);
       entry.tools = derived.tools;
       entry.hidden = derived.hidden;
       entry.discovery = { state: 'ready', discoveredAt: new Date(this.options.clock.now()).toISOString() };
@@ -74,7 +78,9 @@ export class SourceRegistry {
   }
 
   async discoverAll(): Promise<void> {
-    await Promise.all([...this.entries.keys()].map((id) => this.discover(id)));
+    // A disabled custom server's program is never started by the catalog; enabling it discovers it.
+    const due = [...this.entries.values()].filter((e) => e.enabled || e.manifest.type !== 'custom');
+    await Promise.all(due.map((e) => this.discover(e.manifest.id)));
   }
 
   /** The governed tool behind an agent-facing name, if it is currently exposed. */

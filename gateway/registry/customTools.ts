@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_TOOL_NAME_CHARS, governedToolName, type ToolPrefix } from '../../catalog/index.js';
+import { canonicalJson } from '../core/index.js';
+import { compileInputSchema } from './compileInputSchema.js';
+import type { DerivedTools, GovernedTool, HiddenTool } from './governedTool.js';
+
+/** Agent-facing names may only use these characters (model providers reject others). */
+export const AGENT_TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
+/** Room a tool id has after `mcp__custom-<12 hex>__`, so every name fits in 64 characters. */
+const MAX_CUSTOM_TOOL_ID_CHARS = MAX_TOOL_NAME_CHARS - 'mcp__custom-000000000000__'.length;
+const HASH_CHARS = 6;
+
+export interface CustomToolsInput {
+  sourceId: string;
+  listed: Tool[];
+  prefix: ToolPrefix;
+  /** Accepted definition hash by upstream name; undefined before the first acceptance (all accepted). */
+  accepted: Readonly<Record<string, string>> | undefined;
+}
+
+export interface DerivedCustomTools extends DerivedTools {
+  /** The definition hash of every listed tool, by upstream name (what an admin accepts). */
+  definitions: Record<string, string>;
+}
+
+/**
+ * The local id of an upstream tool: its normalized name plus a short hash of the original name,
+ * so two names that normalize alike stay distinct; the original is kept for protocol calls.
+ */
+export function customToolId(upstreamName: string): string {
+  const hash = createHash('sha256').update(upstreamName).digest('hex').slice(0, HASH_CHARS);
+  let base = upstreamName.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');
+  if (!/^[a-z]/.test(base)) base = `t_${base}`.replace(/_$/, '');
+  return `${base.slice(0, MAX_CUSTOM_TOOL_ID_CHARS - HASH_CHARS - 1).replace(/_$/, '')}_${hash}`;
+}
+
+/** Hash of what a server tells agents about a tool: name, title, description and schemas. */
+export function toolDefinitionHash(tool: Tool): string {
+  const definition = {
+    name: tool.name,
+    title: tool.title ?? null,
+    description: tool.description ?? null,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema ?? null,
+  };
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+}
+
+/**
+ * Adapts a custom server's listed tools into generic governed tools (seed §5.4): never idempotent,
+ * no cache. A tool stays hidden, with the reason, when its schema does not compile, its name does
+ * not fit, or its definition differs from the accepted one (pinning).
+ */
+export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
+  const tools: GovernedTool[] = [];
+  const hidden: HiddenTool[] = [];
+  const definitions: Record<string, string> = {};
+  for (const listed of input.listed) {
+    const hash = toolDefinitionHash(listed);
+    definitions[listed.name] = hash;
+    const toolId = customToolId(listed.name);
+    const name = governedToolName(input.sourceId, toolId, input.prefix);
+    const reason = hiddenReason({ input, listed, hash, name, taken: tools });
+    if (reason) {
+      hidden.push({ name: listed.name, reason });
+      continue;
+    }
+    try {
+      tools.push(genericTool(input.sourceId, listed, toolId, name));
+    } catch (error) {
+      hidden.push({ name: listed.name, reason: `its input schema does not compile: ${(error as Error).message.slice(0, 200)}` });
+    }
+  }
+  return { tools, hidden, definitions };
+}
+
+function hiddenReason(o: { input: CustomToolsInput; listed: Tool; hash: string; name: string; taken: GovernedTool[] }): string | undefined {
+  const accepted = o.input.accepted;
+  const how = `an admin must accept it (POST /api/mcp/servers/${o.input.sourceId}/accept-tools)`;
+  if (accepted && accepted[o.listed.name] === undefined) return `it appeared after the server's tools were accepted; ${how}`;
+  if (accepted && accepted[o.listed.name] !== o.hash) return `its definition changed since it was accepted; ${how}`;
+  if (o.name.length > MAX_TOOL_NAME_CHARS || !AGENT_TOOL_NAME.test(o.name)) return 'no valid agent-facing name can be made for it';
+  if (o.taken.some((t) => t.name === o.name)) return `another tool of this server already has the local name ${o.name}`;
+  return undefined;
+}
+
+function genericTool(sourceId: string, listed: Tool, toolId: string, name: string): GovernedTool {
+  return {
+    name,
+    sourceId,
+    toolId,
+    upstreamName: listed.name,
+    title: listed.title ?? listed.annotations?.title ?? listed.name,
+    description: listed.description?.trim() || `Tool "${listed.name}" of a custom MCP server.`,
+    inputSchema: listed.inputSchema,
+    validate: compileInputSchema(listed.inputSchema),
+    idempotent: false,
+    cacheTtlMs: 0,
+    envelope: 'generic',
+  };
+}
