@@ -5,3 +5,5 @@ export * from './upstream/index.js';
 export * from './listener/index.js';
 export * from './config/index.js';
 export * from './runtime.js';
+export * from './custom/index.js';
+export * from './selection/index.js';

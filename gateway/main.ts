@@ -16,7 +16,7 @@ import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
   LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
-  randomId, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type Logger, type RuntimeOptions,
+  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -56,16 +56,11 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   const mcp = createMcpHttpRouter(runtime.downstream);
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(config.log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
-  app.use(
-    createAdminApp({
-      ...storage, registry: runtime.registry, broker: runtime.broker, token: tokenFile.token, log: config.log, notReadyReason: () => undefined,
-      ...(runtime.customServers ? { customServers: runtime.customServers } : {}),
-      ...(runtime.selection ? { selection: runtime.selection } : {}),
-    }),
-  );
+  app.use(adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     await runtime.close();
@@ -87,6 +82,15 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
       await storage.close();
     },
   };
+}
+
+/** The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`). */
+function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, token: string, log: Logger) {
+  return createAdminApp({
+    ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
+    ...(runtime.customServers ? { customServers: runtime.customServers } : {}),
+    ...(runtime.selection ? { selection: runtime.selection } : {}),
+  });
 }
 
 async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources'>, storage: Awaited<ReturnType<typeof openStorage>>) {
@@ -129,11 +133,11 @@ function baseUrlVariable(sourceId: string): string {
   return `SCIGATE_${sourceId.toUpperCase().replaceAll('-', '_')}_BASE_URL`;
 }
 
-function listen(server: HttpServer, host: string, port: number): Promise<void> {
+function listen(server: HttpServer, host: string, port: number, portFlag = '--port (SCIGATE_PORT)'): Promise<void> {
   return new Promise((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new UsageError(`Port ${port} on ${host} is already in use; choose another with --port (SCIGATE_PORT).`));
+        reject(new UsageError(`Port ${port} on ${host} is already in use; choose another with ${portFlag}.`));
       } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
         reject(new UsageError(`Cannot listen on host ${host}; choose another with --host (SCIGATE_HOST).`));
       } else reject(error);
@@ -212,10 +216,28 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags) },
     storage,
   );
+  const admin = await serveStdioAdmin(flags, runtime, storage, log);
   await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);
+  admin?.close();
   await runtime.close();
   await storage.close();
   return 0;
+}
+
+/** With --admin-port, approvals and audit stay reachable over HTTP while MCP runs on stdio. */
+async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, log: Logger) {
+  const port = Number(flags.adminPort ?? 0);
+  if (port === 0) return undefined;
+  const host = String(flags.host);
+  const token = await loadAdminToken(resolve(String(flags.dataDir)));
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
+  app.use(adminAppFor(runtime, storage, token.token, log));
+  const server = createServer(app);
+  await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
+  process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);
+  return server;
 }
 
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {

@@ -1,5 +1,5 @@
 import type { McpToolResult, SourceManifest } from '../../catalog/index.js';
-import type { Cas, Clock, InvocationStore, Logger } from '../core/index.js';
+import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { callUpstream } from './stages/callUpstream.js';
 import { withAudit } from './stages/withAudit.js';
@@ -24,6 +24,8 @@ export interface BrokerDeps {
   /** Limiters shared by every Session (created here when absent). */
   limiters?: SourceLimiters;
   cache?: CacheOptions;
+  /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
+  connectors?: ConnectorSelectionReader;
 }
 
 /** The only way to reach an upstream: every governed call goes through `call`. */
@@ -43,7 +45,7 @@ export function pipelineStages(deps: BrokerDeps): Array<[name: string, stage: St
   const limiters = deps.limiters ?? new SourceLimiters();
   return [
     ['withAudit', withAudit(deps)],
-    ['withResolve', withResolve(deps.registry)],
+    ['withResolve', withResolve(deps.registry, deps.connectors)],
     ['withValidation', withValidation()],
     ['withCache', withCache(deps.cache)],
     ['withRetry', withRetry({ clock: deps.clock, random: deps.random ?? Math.random, policyOf: (id) => manifestOf(id).retry })],

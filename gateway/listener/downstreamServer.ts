@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Logger, type NewId, type SessionRecord, type SessionStore } from '../core/index.js';
+import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, type SessionRecord, type SessionStore } from '../core/index.js';
 import { newCallAudit, type Broker } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { failureResult, successResult, toListedTool } from './toolResults.js';
@@ -12,6 +12,8 @@ export interface DownstreamDeps {
   newId: NewId;
   log: Logger;
   version: string;
+  /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
+  connectors?: ConnectorSelectionReader;
 }
 
 /**
@@ -34,7 +36,8 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const selected = session().connectors;
+    const current = session();
+    const selected = deps.connectors ? deps.connectors.effective(current) : current.connectors;
     const tools = deps.registry.tools().filter((t) => !selected || selected.includes(t.sourceId));
     return { tools: tools.map(toListedTool) };
   });
@@ -60,16 +63,20 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
             }
           : {}),
       });
-      return successResult(outcome.result, invocationId);
+      // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
+      const generic = deps.registry.resolve(request.params.name)?.envelope === 'generic';
+      return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);
     } catch (error) {
       return failureResult(GatewayError.from(error), invocationId);
     }
   });
 
   const unsubscribe = deps.registry.onChange(() => void server.sendToolListChanged().catch(() => {}));
+  const unsubscribeSelection = deps.connectors?.onChange(() => void server.sendToolListChanged().catch(() => {}));
   const previousOnClose = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    unsubscribeSelection?.();
     previousOnClose?.();
   };
   return server;

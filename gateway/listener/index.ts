@@ -2,3 +2,4 @@ export { createMcpHttpRouter, type McpHttpRouter, type McpHttpDeps } from './mcp
 export { serveStdio } from './stdioListener.js';
 export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
+export { requestLog } from './requestLog.js';

@@ -12,7 +12,8 @@ import type { InProcessServer, UpstreamTarget } from './upstreamTarget.js';
 export interface UpstreamClientOptions {
   /** Server id, for logs and error messages. */
   id: string;
-  target: UpstreamTarget;
+  /** Where the server is; a function is called at each connect (custom servers resolve `$NAME` values then). */
+  target: UpstreamTarget | (() => UpstreamTarget);
   log: Logger;
   clock: Clock;
   /** Longest wait for connect + initialize (default 30 s). */
@@ -41,6 +42,11 @@ export class UpstreamClient {
   private closed = false;
 
   constructor(private readonly options: UpstreamClientOptions) {}
+
+  /** Connects and initializes now (otherwise the first call does); rejects with a GatewayError. */
+  async open(signal?: AbortSignal): Promise<void> {
+    await this.connected(signal);
+  }
 
   /** Lists every tool, following `nextCursor` pagination. */
   async listTools(signal?: AbortSignal): Promise<Tool[]> {
@@ -104,7 +110,7 @@ export class UpstreamClient {
   private async connect(signal?: AbortSignal): Promise<Client> {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
     const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: {} });
-    const transport = this.createTransport();
+    const transport = this.createTransport(typeof this.options.target === 'function' ? this.options.target() : this.options.target);
     client.onclose = () => {
       if (this.client === client) {
         this.client = undefined;
@@ -123,8 +129,7 @@ export class UpstreamClient {
     return client;
   }
 
-  private createTransport(): Transport {
-    const target = this.options.target;
+  private createTransport(target: UpstreamTarget): Transport {
     const requestInit = (headers?: Record<string, string>) => (headers ? { requestInit: { headers } } : {});
     switch (target.kind) {
       case 'stdio':

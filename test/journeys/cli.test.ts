@@ -45,6 +45,14 @@ async function httpClient(mcpUrl: string, token: string): Promise<Client> {
   return client;
 }
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
 async function searchArxiv(client: Client) {
   const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;
   expect(result.isError).toBeFalsy();
@@ -77,6 +85,44 @@ describe('scigate from the command line', () => {
     clients.push(client);
     const result = await searchArxiv(client);
     expect(result.structuredContent.invocationId).toMatch(/^inv_/);
+  });
+
+  it('scigate stdio --admin-port keeps the admin API reachable for the stdio session', async () => {
+    const dir = await freshDataDir();
+    const port = await freePort();
+    const client = new Client({ name: 'stdio-admin', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'stdio', '--data-dir', dir, '--admin-port', String(port), '--project', 'grant-42'],
+      env: { ...arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' },
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    clients.push(client);
+    await searchArxiv(client);
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    const response = await fetch(`http://127.0.0.1:${port}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    const { sessions } = (await response.json()) as any;
+    expect(sessions[0]).toMatchObject({ transport: 'stdio', projectId: 'grant-42', clientName: 'stdio-admin' });
+  });
+
+  it('logs are JSON lines on stderr, one per request and per call, with ids and never the token', async () => {
+    const dir = await freshDataDir();
+    running = spawnCli(['serve', '--port', '0', '--data-dir', dir], { ...arxivEnv(), SCIGATE_LOG_LEVEL: 'info' });
+    const [, mcpUrl] = await running.waitFor(/MCP endpoint: (\S+)/);
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    const result = await searchArxiv(await httpClient(mcpUrl!, token));
+    await fetch(mcpUrl!, { method: 'POST', headers: { authorization: 'Bearer wrong-token-value' } });
+    await running.waitFor(/"status":401/);
+    const lines = running.output().split('\n').filter((l) => l.startsWith('{'));
+    const entries = lines.map((l) => JSON.parse(l));
+    const call = entries.find((e) => e.msg === 'tool call');
+    expect(call).toMatchObject({ invocationId: result.structuredContent.invocationId, tool: 'mcp__arxiv__search', status: 'ok' });
+    expect(call.sessionId).toMatch(/^ses_/);
+    expect(entries.some((e) => e.msg === 'http request' && e.path === '/mcp' && e.status === 200)).toBe(true);
+    expect(running.output()).not.toContain(token);
+    expect(running.output()).not.toContain('wrong-token-value');
   });
 
   it('scigate source arxiv is a plain MCP server any client can use without the gateway', async () => {

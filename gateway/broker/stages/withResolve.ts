@@ -1,9 +1,12 @@
-import { GatewayError } from '../../core/index.js';
+import { GatewayError, type ConnectorSelectionReader } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
 import type { Stage } from '../toolCall.js';
 
-/** Finds the governed tool: it must exist, be discovered, belong to an enabled source and be selected. */
-export function withResolve(registry: SourceRegistry): Stage {
+/**
+ * Finds the governed tool: it must exist, be discovered, belong to an enabled source and be in the
+ * Session's effective selection (or the Inspector's `allowedSourceIds`).
+ */
+export function withResolve(registry: SourceRegistry, selection?: ConnectorSelectionReader): Stage {
   return (next) => async (call) => {
     const tool = registry.resolve(call.toolName);
     if (!tool) {
@@ -12,7 +15,7 @@ export function withResolve(registry: SourceRegistry): Stage {
         `No tool named "${call.toolName.slice(0, 100)}" is available; list the tools again (the catalog may have changed).`,
       );
     }
-    const selected = call.allowedSourceIds ?? call.session.connectors;
+    const selected = call.allowedSourceIds ?? (selection ? selection.effective(call.session) : call.session.connectors);
     if (selected && !selected.includes(tool.sourceId)) {
       throw new GatewayError('tool_unavailable', `The source "${tool.sourceId}" is not selected for this session.`);
     }

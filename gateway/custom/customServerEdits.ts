@@ -1,0 +1,81 @@
+import {
+  MAX_CUSTOM_SERVERS, customServerConfigSchema, type CreateCustomServer, type CustomServerConfig, type PatchCustomServer,
+} from '../../catalog/index.js';
+import { GatewayError, parseInput } from '../core/index.js';
+import { applySecretEdits } from './secretEdits.js';
+
+const STDIO_FIELDS = ['command', 'args', 'cwd', 'env'] as const;
+const REMOTE_FIELDS = ['url', 'headers', 'auth'] as const;
+
+/** A new server's saved form (`id` chosen by the caller, `createdAt` = `updatedAt` = `now`). */
+export function buildServerConfig(request: CreateCustomServer, id: string, now: string): CustomServerConfig {
+  const common = { id, name: request.name, enabled: request.enabled, timeoutSeconds: request.timeoutSeconds, createdAt: now, updatedAt: now };
+  const config: CustomServerConfig =
+    request.transport === 'stdio'
+      ? {
+          ...common,
+          transport: 'stdio',
+          command: request.command,
+          args: request.args,
+          ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+          env: applySecretEdits('env', {}, request.env),
+        }
+      : { ...common, transport: request.transport, url: request.url, headers: applySecretEdits('headers', {}, request.headers), auth: request.auth };
+  return parseInput(customServerConfigSchema, config);
+}
+
+/** The saved form after an update; env/header edits follow the secret contract of seed §5.3. */
+export function applyServerPatch(current: CustomServerConfig, patch: PatchCustomServer, now: string): CustomServerConfig {
+  const transport = patch.transport ?? current.transport;
+  const foreign = transport === 'stdio' ? REMOTE_FIELDS : STDIO_FIELDS;
+  for (const field of foreign) {
+    if (patch[field] !== undefined) throw invalid(field, `is not a setting of a${transport === 'stdio' ? ' stdio' : 'n http/sse'} server`);
+  }
+  const common = {
+    id: current.id,
+    name: patch.name ?? current.name,
+    enabled: patch.enabled ?? current.enabled,
+    timeoutSeconds: patch.timeoutSeconds ?? current.timeoutSeconds,
+    ...(current.acceptedTools ? { acceptedTools: current.acceptedTools } : {}),
+    createdAt: current.createdAt,
+    updatedAt: now,
+  };
+  if (transport === 'stdio') {
+    const was = current.transport === 'stdio' ? current : undefined;
+    const command = patch.command ?? was?.command;
+    if (command === undefined) throw invalid('command', 'a stdio server needs a command');
+    const cwd = patch.cwd === null ? undefined : (patch.cwd ?? was?.cwd);
+    const env = patch.env ? applySecretEdits('env', was?.env ?? {}, patch.env) : (was?.env ?? {});
+    return parseInput(customServerConfigSchema, { ...common, transport, command, args: patch.args ?? was?.args ?? [], ...(cwd ? { cwd } : {}), env });
+  }
+  const was = current.transport !== 'stdio' ? current : undefined;
+  const url = patch.url ?? was?.url;
+  if (url === undefined) throw invalid('url', `a${transport === 'http' ? 'n http' : 'n sse'} server needs a url`);
+  const headers = patch.headers ? applySecretEdits('headers', was?.headers ?? {}, patch.headers) : (was?.headers ?? {});
+  return parseInput(customServerConfigSchema, { ...common, transport, url, headers, auth: patch.auth ?? was?.auth ?? { mode: 'none' } });
+}
+
+/**
+ * Checks a whole saved set before it is written: at most 50 servers and case-insensitively unique
+ * names. `fieldOf` names the offending request field of a server (e.g. `mcpServers.<name>`).
+ */
+export function assertServerSet(servers: readonly CustomServerConfig[], fieldOf: (server: CustomServerConfig) => string): void {
+  if (servers.length > MAX_CUSTOM_SERVERS) {
+    throw new GatewayError(
+      'invalid_input',
+      `At most ${MAX_CUSTOM_SERVERS} custom servers can be saved; this would make ${servers.length}. Delete some first.`,
+      { details: { limit: MAX_CUSTOM_SERVERS } },
+    );
+  }
+  const byName = new Map<string, CustomServerConfig>();
+  for (const server of servers) {
+    const folded = server.name.toLowerCase();
+    const other = byName.get(folded);
+    if (other) throw invalid(fieldOf(server), `the name "${server.name}" is already used by "${other.name}" (${other.id}); names are compared case-insensitively`);
+    byName.set(folded, server);
+  }
+}
+
+function invalid(field: string, message: string): GatewayError {
+  return new GatewayError('invalid_input', `${field}: ${message}`, { details: { field } });
+}

@@ -1,0 +1,92 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CustomServerConfig, CustomTransport } from '../../catalog/index.js';
+import type { HiddenTool, SourceEntry } from '../registry/index.js';
+import type { ConnectionTestResult } from './connectionTest.js';
+import { redactedEntries } from './secretEdits.js';
+
+/** Connection state, kept apart from auth state; `ready` means the checks passed, not every tool. */
+export type ConnectionState = 'untested' | 'ready' | 'error' | 'disabled';
+
+/** A custom server as the admin API shows it: every env/header key, every value `null`. */
+export interface CustomServerView {
+  id: string;
+  name: string;
+  transport: CustomTransport;
+  enabled: boolean;
+  timeoutSeconds: number;
+  command?: string;
+  args?: string[];
+  cwd?: string | null;
+  env?: Array<{ key: string; value: null }>;
+  url?: string;
+  headers?: Array<{ key: string; value: null }>;
+  auth?: { mode: 'none' };
+  /** OAuth state once OAuth exists; `not_required` for servers without it. */
+  authState: 'not_required';
+  connection: { state: ConnectionState; message: string | null };
+  discovery: SourceEntry['discovery'] | null;
+  tools: Array<{ toolId: string; name: string; upstreamName: string; title: string; description: string; inputSchema: Tool['inputSchema'] }>;
+  /** Tools kept from agents and why (schema failure, definition changed since accepted, …). */
+  hidden: HiddenTool[];
+  lastTest: ConnectionTestResult | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the view needs of a server's run-time state. */
+export interface ServerSnapshot {
+  config: CustomServerConfig;
+  lastTest?: ConnectionTestResult;
+}
+
+/** Builds the redacted view of one server from its config, its catalog entry and its last test. */
+export function customServerView(state: ServerSnapshot, entry: SourceEntry | undefined): CustomServerView {
+  const c = state.config;
+  const settings =
+    c.transport === 'stdio'
+      ? { command: c.command, args: c.args, cwd: c.cwd ?? null, env: redactedEntries(c.env) }
+      : { url: c.url, headers: redactedEntries(c.headers), auth: { mode: c.auth.mode } };
+  return {
+    id: c.id,
+    name: c.name,
+    transport: c.transport,
+    enabled: c.enabled,
+    timeoutSeconds: c.timeoutSeconds,
+    ...settings,
+    authState: 'not_required',
+    connection: decideConnection(c.enabled, entry?.discovery, state.lastTest),
+    discovery: entry?.discovery ?? null,
+    tools: (entry?.tools ?? []).map((t) => ({
+      toolId: t.toolId,
+      name: t.name,
+      upstreamName: t.upstreamName,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    })),
+    hidden: entry?.hidden ?? [],
+    lastTest: state.lastTest ?? null,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+/** The newer of the catalog's discovery and the last connection test decides; disabled wins. */
+export function decideConnection(
+  enabled: boolean,
+  discovery: SourceEntry['discovery'] | undefined,
+  lastTest: ConnectionTestResult | undefined,
+): { state: ConnectionState; message: string | null } {
+  if (!enabled) return { state: 'disabled', message: lastTest ? testMessage(lastTest) : null };
+  const discoveredAt = discovery?.state === 'ready' ? discovery.discoveredAt : undefined;
+  const testIsNewer = lastTest && discovery?.state !== 'error' && (!discoveredAt || lastTest.testedAt >= discoveredAt);
+  if (testIsNewer) return { state: lastTest.ok ? 'ready' : 'error', message: testMessage(lastTest) };
+  if (discovery?.state === 'error') return { state: 'error', message: discovery.error ?? 'discovery failed' };
+  if (discovery?.state === 'ready') return { state: 'ready', message: 'tools discovered' };
+  return { state: 'untested', message: null };
+}
+
+function testMessage(test: ConnectionTestResult): string {
+  const failed = test.checks.find((c) => !c.ok);
+  return failed ? `${failed.name}: ${failed.message}` : 'connection test passed';
+}

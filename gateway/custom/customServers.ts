@@ -1,0 +1,279 @@
+import {
+  customSourceManifest, importToCreateRequests, type AcceptToolsRequest, type CreateCustomServer, type CustomServerConfig,
+  type ImportServers, type InspectToolRequest, type PatchCustomServer, type ToolPrefix,
+} from '../../catalog/index.js';
+import type { Broker } from '../broker/index.js';
+import { GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SessionStore } from '../core/index.js';
+import { customToolId, deriveCustomTools, type SourceRegistry } from '../registry/index.js';
+import type { ConnectorSelection } from '../selection/index.js';
+import { UpstreamClient } from '../upstream/index.js';
+import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
+import { applyServerPatch, assertServerSet, buildServerConfig } from './customServerEdits.js';
+import { customServerView, type CustomServerView } from './customServerView.js';
+import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
+import { inspectTool, type InspectResult } from './inspectTool.js';
+
+export interface CustomServersDeps {
+  store: CustomServerStore;
+  registry: SourceRegistry;
+  broker: Broker;
+  sessions: SessionStore;
+  selection: ConnectorSelection;
+  /** The gateway's environment (from main.ts); `$NAME` values resolve against it at connect time. */
+  environment: GatewayEnvironment;
+  toolPrefix: ToolPrefix;
+  clock: Clock;
+  log: Logger;
+  newId: NewId;
+}
+
+interface ServerState {
+  config: CustomServerConfig;
+  /** Bumped by every save, so async work started before it cannot write stale results. */
+  revision: number;
+  lastTest?: ConnectionTestResult;
+  /** Definition hashes of the last discovery, by upstream name (what accept-tools accepts). */
+  definitions?: Record<string, string>;
+}
+
+/**
+ * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
+ * connection checks, tool acceptance and the Inspector. Mutations run one at a time.
+ */
+export class CustomServers {
+  private readonly states = new Map<string, ServerState>();
+  private readonly running = new Set<Promise<void>>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: CustomServersDeps) {}
+
+  /** Loads the saved servers and registers their Source IDs; enabled ones are discovered in the background. */
+  async start(): Promise<void> {
+    for (const config of await this.deps.store.load()) {
+      const state: ServerState = { config, revision: 0 };
+      this.states.set(config.id, state);
+      this.register(state);
+    }
+    for (const state of this.states.values()) if (state.config.enabled) this.track(this.refresh(state));
+    this.deps.log.info({ servers: this.states.size }, 'custom MCP servers loaded');
+  }
+
+  list(): CustomServerView[] {
+    return [...this.states.values()].map((s) => this.view(s));
+  }
+
+  get(id: string): CustomServerView {
+    return this.view(this.stateOf(id));
+  }
+
+  async create(request: CreateCustomServer): Promise<CustomServerView> {
+    const state = await this.exclusive(async () => {
+      const config = buildServerConfig(request, this.newServerId(), this.now());
+      assertServerSet([...this.configs(), config], () => 'name');
+      const created: ServerState = { config, revision: 0 };
+      this.states.set(config.id, created);
+      await this.persist().catch((error: unknown) => {
+        this.states.delete(config.id);
+        throw error;
+      });
+      this.register(created);
+      return created;
+    });
+    return this.afterSave(state);
+  }
+
+  async update(id: string, patch: PatchCustomServer): Promise<CustomServerView> {
+    const state = await this.exclusive(async () => {
+      const current = this.stateOf(id);
+      const next = applyServerPatch(current.config, patch, this.now());
+      assertServerSet(this.configs().map((c) => (c.id === id ? next : c)), () => 'name');
+      await this.replace(current, next);
+      return current;
+    });
+    return this.afterSave(state);
+  }
+
+  /** Removes config, registration, check state and connector references; uninstalls nothing. */
+  remove(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      const state = this.stateOf(id);
+      this.states.delete(id);
+      await this.persist().catch((error: unknown) => {
+        this.states.set(id, state);
+        throw error;
+      });
+      state.revision += 1;
+      await this.deps.registry.remove(id);
+      await this.deps.selection.forgetSource(id);
+      this.deps.log.info({ sourceId: id }, 'custom MCP server deleted');
+    });
+  }
+
+  /** Validates the whole batch, then saves it all (disabled) or nothing; runs nothing. */
+  importServers(document: ImportServers): Promise<CustomServerView[]> {
+    return this.exclusive(async () => {
+      const created = importToCreateRequests(document).map((request) => this.importedConfig(request));
+      assertServerSet([...this.configs(), ...created], (s) => `mcpServers.${s.name}`);
+      const fresh = created.map((config): ServerState => ({ config, revision: 0 }));
+      for (const state of fresh) this.states.set(state.config.id, state);
+      await this.persist().catch((error: unknown) => {
+        for (const state of fresh) this.states.delete(state.config.id);
+        throw error;
+      });
+      for (const state of fresh) this.register(state);
+      return fresh.map((s) => this.view(s));
+    });
+  }
+
+  /** Probes the server on a separate client; the result becomes its check state unless it was saved meanwhile. */
+  async test(id: string): Promise<ConnectionTestResult> {
+    const state = this.stateOf(id);
+    const revision = state.revision;
+    const { environment, toolPrefix, clock, log } = this.deps;
+    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log });
+    if (state.revision === revision && this.states.get(id) === state) state.lastTest = result;
+    return result;
+  }
+
+  /** Accepts the discovered definitions (all, or the named tools) and exposes them again. */
+  async acceptTools(id: string, request: AcceptToolsRequest): Promise<CustomServerView> {
+    const state = await this.exclusive(async () => {
+      const current = this.stateOf(id);
+      current.config = { ...current.config, acceptedTools: acceptedAfter(current, request) };
+      await this.persist();
+      return current;
+    });
+    await this.refresh(state);
+    return this.view(state);
+  }
+
+  inspect(id: string, request: InspectToolRequest, signal: AbortSignal): Promise<InspectResult> {
+    this.stateOf(id);
+    return inspectTool(this.deps, id, request, signal);
+  }
+
+  /** Resolves once every background discovery started so far has finished. */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private register(state: ServerState): void {
+    const config = state.config;
+    const revision = state.revision;
+    const client = new UpstreamClient({
+      id: config.id,
+      target: () => resolveCustomTarget(config, this.deps.environment),
+      log: this.deps.log.child({ sourceId: config.id }),
+      clock: this.deps.clock,
+      connectTimeoutMs: config.timeoutSeconds * 1000,
+    });
+    this.deps.registry.add(customSourceManifest(config), client, {
+      enabled: config.enabled,
+      derive: (listed) => {
+        const accepted = state.config.acceptedTools;
+        const derived = deriveCustomTools({ sourceId: config.id, listed, prefix: this.deps.toolPrefix, accepted });
+        if (state.revision === revision) state.definitions = derived.definitions;
+        return derived;
+      },
+    });
+  }
+
+  /** Rediscovers an enabled server's tools; the first successful discovery accepts its definitions. */
+  private async refresh(state: ServerState): Promise<void> {
+    const revision = state.revision;
+    await this.deps.registry.discover(state.config.id);
+    const untouched = () => state.revision === revision && this.states.get(state.config.id) === state;
+    if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
+    await this.exclusive(async () => {
+      if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
+      state.config = { ...state.config, acceptedTools: { ...state.definitions } };
+      await this.persist();
+    });
+  }
+
+  /** Saves a changed config: persisted first (rolled back on failure), then re-registered, invalidating checks. */
+  private async replace(state: ServerState, next: CustomServerConfig): Promise<void> {
+    const previous = state.config;
+    state.config = next;
+    await this.persist().catch((error: unknown) => {
+      state.config = previous;
+      throw error;
+    });
+    state.revision += 1;
+    delete state.lastTest;
+    delete state.definitions;
+    await this.deps.registry.remove(next.id);
+    this.register(state);
+  }
+
+  private async afterSave(state: ServerState): Promise<CustomServerView> {
+    if (state.config.enabled) await this.refresh(state);
+    return this.view(state);
+  }
+
+  private importedConfig(request: CreateCustomServer): CustomServerConfig {
+    try {
+      return buildServerConfig(request, this.newServerId(), this.now());
+    } catch (error) {
+      const e = GatewayError.from(error);
+      throw new GatewayError(e.code, `mcpServers.${request.name}.${e.message}`, { details: { field: `mcpServers.${request.name}` } });
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.deps.log.error({ err: error }, 'custom server discovery failed'));
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work);
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  private stateOf(id: string): ServerState {
+    const state = this.states.get(id);
+    if (!state) throw new GatewayError('not_found', `No custom server ${id.slice(0, 80)}; list them with GET /api/mcp/servers.`);
+    return state;
+  }
+
+  private configs(): CustomServerConfig[] {
+    return [...this.states.values()].map((s) => s.config);
+  }
+
+  private persist(): Promise<void> {
+    return this.deps.store.save(this.configs());
+  }
+
+  private view(state: ServerState): CustomServerView {
+    return customServerView(state, this.deps.registry.get(state.config.id));
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
+  private newServerId(): string {
+    for (;;) {
+      const id = `custom-${randomHex(6)}`;
+      if (!this.states.has(id)) return id;
+    }
+  }
+}
+
+/** The accepted definitions after accept-tools: every discovered tool, or the named ones. */
+function acceptedAfter(state: ServerState, request: AcceptToolsRequest): Record<string, string> {
+  const definitions = state.definitions;
+  if (!state.config.enabled || !definitions) {
+    throw new GatewayError('conflict', `${state.config.id} has no discovered tools to accept; enable it first (tools are discovered while enabled).`);
+  }
+  if (!request.tools) return { ...definitions };
+  const accepted = { ...(state.config.acceptedTools ?? {}) };
+  request.tools.forEach((wanted, index) => {
+    const name = Object.keys(definitions).find((n) => n === wanted || customToolId(n) === wanted);
+    if (!name) throw new GatewayError('invalid_input', `tools.${index}: ${state.config.id} lists no tool "${wanted.slice(0, 100)}".`, { details: { field: `tools.${index}` } });
+    accepted[name] = definitions[name]!;
+  });
+  return accepted;
+}

@@ -1,0 +1,113 @@
+import type { CreateProject, PatchProject } from '../../catalog/index.js';
+import {
+  GatewayError, type Clock, type ConnectorSelectionReader, type ProjectRecord, type ProjectStore, type SessionRecord,
+  type SessionStore, type SettingsStore,
+} from '../core/index.js';
+import type { SourceRegistry } from '../registry/index.js';
+
+export interface ConnectorSelectionDeps {
+  sessions: SessionStore;
+  projects: ProjectStore;
+  settings: SettingsStore;
+  registry: SourceRegistry;
+  clock: Clock;
+}
+
+/** Connector selections of the global settings, Projects and Sessions, and who must hear of changes. */
+export interface ConnectorSelection extends ConnectorSelectionReader {
+  globalConnectors(): string[] | null;
+  setGlobalConnectors(connectors: string[] | null): Promise<void>;
+  listProjects(): ProjectRecord[];
+  createProject(request: CreateProject): Promise<ProjectRecord>;
+  updateProject(id: string, patch: PatchProject): Promise<ProjectRecord>;
+  setSessionConnectors(id: string, connectors: string[] | null): Promise<SessionRecord>;
+  /** Removes a deleted source from every selection (global, Projects, Sessions). */
+  forgetSource(sourceId: string): Promise<void>;
+}
+
+/** The first selection that is not `null`: Session, then Project, then global (`null`: every source). */
+export function decideEffectiveConnectors(
+  session: string[] | null,
+  project: string[] | null | undefined,
+  global: string[] | null,
+): string[] | null {
+  return session ?? project ?? global;
+}
+
+/** Creates the selection service over the stores; every accepted selection names registered sources only. */
+export function createConnectorSelection(deps: ConnectorSelectionDeps): ConnectorSelection {
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  const now = () => new Date(deps.clock.now()).toISOString();
+  const known = (connectors: string[] | null): string[] | null => checkKnown(deps.registry, connectors);
+  return {
+    effective: (session) =>
+      decideEffectiveConnectors(session.connectors, deps.projects.get(session.projectId)?.connectors, deps.settings.connectors()),
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    globalConnectors: () => deps.settings.connectors(),
+    setGlobalConnectors: async (connectors) => {
+      await deps.settings.setConnectors(known(connectors));
+      changed();
+    },
+    listProjects: () => deps.projects.list(),
+    createProject: async (request) => {
+      if (deps.projects.get(request.id)) throw new GatewayError('conflict', `id: the project ${request.id} already exists; change it with PATCH /api/projects/${request.id}.`);
+      const project: ProjectRecord = { id: request.id, name: request.name ?? request.id, connectors: known(request.connectors), createdAt: now(), updatedAt: now() };
+      await deps.projects.create(project);
+      changed();
+      return project;
+    },
+    updateProject: async (id, patch) => {
+      const current = deps.projects.get(id);
+      if (!current) throw new GatewayError('not_found', `No project ${id.slice(0, 80)}; create it with POST /api/projects.`);
+      const next: ProjectRecord = {
+        ...current,
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.connectors !== undefined ? { connectors: known(patch.connectors) } : {}),
+        updatedAt: now(),
+      };
+      await deps.projects.update(next);
+      changed();
+      return next;
+    },
+    setSessionConnectors: async (id, connectors) => {
+      if (!deps.sessions.get(id)) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+      await deps.sessions.setConnectors(id, known(connectors));
+      changed();
+      return deps.sessions.get(id)!;
+    },
+    forgetSource: async (sourceId) => {
+      await forget(deps, sourceId, now());
+      changed();
+    },
+  };
+}
+
+function checkKnown(registry: SourceRegistry, connectors: string[] | null): string[] | null {
+  if (connectors === null) return null;
+  connectors.forEach((id, index) => {
+    if (!registry.get(id)) {
+      throw new GatewayError('invalid_input', `connectors.${index}: no source "${id.slice(0, 80)}"; see GET /api/catalog/sources.`, {
+        details: { field: `connectors.${index}` },
+      });
+    }
+  });
+  return [...new Set(connectors)];
+}
+
+async function forget(deps: ConnectorSelectionDeps, sourceId: string, now: string): Promise<void> {
+  const without = (list: string[]) => list.filter((id) => id !== sourceId);
+  const global = deps.settings.connectors();
+  if (global?.includes(sourceId)) await deps.settings.setConnectors(without(global));
+  for (const project of deps.projects.list()) {
+    if (project.connectors?.includes(sourceId)) await deps.projects.update({ ...project, connectors: without(project.connectors), updatedAt: now });
+  }
+  for (const session of deps.sessions.list()) {
+    if (session.connectors?.includes(sourceId)) await deps.sessions.setConnectors(session.id, without(session.connectors));
+  }
+}

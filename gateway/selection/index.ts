@@ -1,0 +1,1 @@
+export { createConnectorSelection, decideEffectiveConnectors, type ConnectorSelection, type ConnectorSelectionDeps } from './connectorSelection.js';

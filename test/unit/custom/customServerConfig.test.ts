@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { createCustomServerSchema, importServersSchema, importToCreateRequests, patchCustomServerSchema } from '../../../catalog/index.js';
+import {
+  GatewayError, applyServerPatch, buildServerConfig, decideConnection, decideEffectiveConnectors, parseInput,
+} from '../../../gateway/index.js';
+
+const NOW = '2026-12-01T00:00:00.000Z';
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).code).toBe('invalid_input');
+    return (error as GatewayError).message;
+  }
+  throw new Error('expected invalid_input');
+}
+
+describe('create requests', () => {
+  const stdio = { name: 'Everything', transport: 'stdio', command: 'npx', args: ['-y', 'x'] };
+
+  it('default to disabled with a 60 s timeout', () => {
+    expect(parseInput(createCustomServerSchema, stdio)).toMatchObject({ enabled: false, timeoutSeconds: 60, env: [] });
+  });
+
+  it.each([
+    [0, 'timeoutSeconds: must be at least 1 second'],
+    [601, 'timeoutSeconds: must be at most 600 seconds'],
+    [1.5, 'timeoutSeconds: must be a whole number'],
+    ['60', 'timeoutSeconds: must be a whole number'],
+  ])('timeout %j is refused naming the field', (timeoutSeconds, message) => {
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, timeoutSeconds }))).toContain(message);
+  });
+
+  it('accepts the bounds 1 and 600', () => {
+    expect(parseInput(createCustomServerSchema, { ...stdio, timeoutSeconds: 1 }).timeoutSeconds).toBe(1);
+    expect(parseInput(createCustomServerSchema, { ...stdio, timeoutSeconds: 600 }).timeoutSeconds).toBe(600);
+  });
+
+  it('names the bad field: transport, unknown fields, url, env keys, auth mode', () => {
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', command: 'y' }))).toMatch(/^transport: /);
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, url: 'http://x' }))).toBe('url: is not a known field');
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'http', url: 'ftp://x' }))).toMatch(/^url: /);
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, env: [{ key: '1BAD', value: 'v' }] }))).toMatch(/^env\.0\.key: /);
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'sse', url: 'http://127.0.0.1/sse', auth: { mode: 'oauth' } }))).toMatch(
+      /^auth\.mode: /,
+    );
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, name: '  ' }))).toMatch(/^name: /);
+  });
+});
+
+describe('import documents', () => {
+  it('reads Claude Desktop, Cursor and VS Code shapes; every entry disabled', () => {
+    const document = parseInput(importServersSchema, {
+      mcpServers: {
+        'claude-stdio': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { TOKEN: 's' }, disabled: false },
+        'cursor-url': { url: 'https://mcp.example.org/mcp', headers: { Authorization: 'Bearer x' } },
+        'vscode-sse': { type: 'sse', url: 'http://127.0.0.1:3001/sse' },
+        'vscode-stdio': { type: 'stdio', command: 'node', args: ['server.js'], cwd: '/srv' },
+      },
+    });
+    const requests = importToCreateRequests(document);
+    expect(requests.map((r) => [r.name, r.transport, r.enabled])).toEqual([
+      ['claude-stdio', 'stdio', false],
+      ['cursor-url', 'http', false],
+      ['vscode-sse', 'sse', false],
+      ['vscode-stdio', 'stdio', false],
+    ]);
+    expect(requests[0]).toMatchObject({ env: [{ key: 'TOKEN', value: 's' }] });
+    expect(requests[1]).toMatchObject({ headers: [{ key: 'Authorization', value: 'Bearer x' }], auth: { mode: 'none' } });
+  });
+
+  it('refuses mixed or incomplete entries, naming the server and field', () => {
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { a: { command: 'x', url: 'http://y' } } }))).toBe(
+      'mcpServers.a: give either a command (stdio) or a url (http/sse), not both',
+    );
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { a: { type: 'stdio', command: 'x', url: 'http://y' } } }))).toBe(
+      'mcpServers.a.url: is not a setting of a stdio server',
+    );
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { b: { type: 'http' } } }))).toBe('mcpServers.b.url: a http server needs a url');
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { c: { command: 'x', autoApprove: [] } } }))).toBe(
+      'mcpServers.c.autoApprove: is not a known field',
+    );
+    expect(messageOf(() => parseInput(importServersSchema, { servers: {} }))).toMatch(/^mcpServers: must be an object of servers by name/);
+  });
+});
+
+describe('updates', () => {
+  const current = buildServerConfig(
+    parseInput(createCustomServerSchema, { name: 'S', transport: 'stdio', command: 'node', args: ['a.js'], env: [{ key: 'K', value: 'secret' }] }),
+    'custom-0123456789ab',
+    NOW,
+  );
+
+  it('keep unchanged fields and secrets; switching transport needs the new transport settings', () => {
+    const renamed = applyServerPatch(current, parseInput(patchCustomServerSchema, { name: 'T', timeoutSeconds: 5 }), NOW);
+    expect(renamed).toMatchObject({ name: 'T', timeoutSeconds: 5, command: 'node', env: { K: 'secret' } });
+    expect(messageOf(() => applyServerPatch(current, parseInput(patchCustomServerSchema, { transport: 'http' }), NOW))).toMatch(/^url: /);
+    const remote = applyServerPatch(current, parseInput(patchCustomServerSchema, { transport: 'sse', url: 'http://127.0.0.1:1/sse' }), NOW);
+    expect(remote).toMatchObject({ transport: 'sse', headers: {}, auth: { mode: 'none' } });
+    expect(remote).not.toHaveProperty('env');
+    expect(messageOf(() => applyServerPatch(current, parseInput(patchCustomServerSchema, { headers: [] }), NOW))).toMatch(/^headers: /);
+  });
+});
+
+describe('deciders', () => {
+  const test = (ok: boolean, testedAt: string) => ({ ok, checks: [{ name: 'connect' as const, ok, message: 'm' }], tools: [], durationMs: 1, testedAt });
+
+  it('connection state: disabled, untested, ready, error — the newer check wins', () => {
+    expect(decideConnection(false, { state: 'ready', discoveredAt: NOW }, undefined).state).toBe('disabled');
+    expect(decideConnection(true, { state: 'pending' }, undefined).state).toBe('untested');
+    expect(decideConnection(true, { state: 'pending' }, test(false, NOW)).state).toBe('error');
+    expect(decideConnection(true, { state: 'ready', discoveredAt: NOW }, undefined).state).toBe('ready');
+    expect(decideConnection(true, { state: 'ready', discoveredAt: NOW }, test(false, '2026-12-01T00:00:01.000Z')).state).toBe('error');
+    expect(decideConnection(true, { state: 'error', error: 'boom' }, test(true, NOW))).toEqual({ state: 'error', message: 'boom' });
+  });
+
+  it('effective connectors: Session, then Project, then global; null inherits', () => {
+    expect(decideEffectiveConnectors(['a'], ['b'], ['c'])).toEqual(['a']);
+    expect(decideEffectiveConnectors(null, ['b'], ['c'])).toEqual(['b']);
+    expect(decideEffectiveConnectors(null, undefined, ['c'])).toEqual(['c']);
+    expect(decideEffectiveConnectors(null, null, null)).toBeNull();
+    expect(decideEffectiveConnectors([], ['b'], null)).toEqual([]);
+  });
+});
