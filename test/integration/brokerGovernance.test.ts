@@ -4,6 +4,9 @@ import { sleeperRegistered } from '../fixtures/brokerDoubles.js';
 import { flakyMcpSource, flakyProviderSource, type FlakyCounters, type FlakyStep } from '../fixtures/servers/flakySource.js';
 import { startFlakyProvider } from '../fixtures/providers/flakyProvider.js';
 import { waitUntil } from '../fixtures/cliProcess.js';
+import { startReplayServer } from '../fixtures/providers/replayServer.js';
+import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
+import { arxivSource } from '../../catalog/sources/arxiv/index.js';
 
 interface Setup {
   h: BrokerHarness;
@@ -208,5 +211,34 @@ describe('rediscovery changes the input schema', () => {
     expect(out.error?.code).toBe('invalid_input');
     expect((await h.call(TOOL, { id: '123' })).ok).toBe(true);
     expect(counters.calls).toBe(2);
+  });
+});
+
+describe('limit, empty and page boundaries (arXiv through the broker)', () => {
+  it('accepts the bounds, rejects one past them before any request, and pages', async () => {
+    const provider = await startReplayServer(arxivReplay);
+    const h = await createBrokerHarness([arxivSource], `${provider.baseUrl}/api`);
+    current = { h, counters: { calls: 0, cancelled: 0 }, close: async () => (await h.close(), await provider.close()) };
+    h.registry.get('arxiv')!.manifest.limits.minTimeMs = 0;
+
+    const atMax = await h.call('mcp__arxiv__search', { query: 'testing', maxResults: 100 });
+    expect(atMax.ok).toBe(true);
+    const sent = provider.requests.length;
+    const overMax = await h.call('mcp__arxiv__search', { query: 'testing', maxResults: 101 });
+    expect(overMax.error?.code).toBe('invalid_input');
+    expect(overMax.error?.message).toContain('maxResults');
+    const negative = await h.call('mcp__arxiv__search', { query: 'testing', start: -1 });
+    expect(negative.error?.code).toBe('invalid_input');
+    const tooManyIds = await h.call('mcp__arxiv__get', { ids: Array.from({ length: 51 }, (_, i) => `2104.${String(10000 + i)}`) });
+    expect(tooManyIds.error?.message).toContain('ids');
+    expect(provider.requests.length).toBe(sent);
+
+    const empty = await h.call('mcp__arxiv__search', { query: 'nothing matches this' });
+    expect(empty.result.records).toEqual([]);
+    expect(empty.result.data.nextStart).toBeNull();
+    const page1 = await h.call('mcp__arxiv__search', { query: 'testing' });
+    const page2 = await h.call('mcp__arxiv__search', { query: 'testing', start: page1.result.data.nextStart });
+    expect(page2.result.data.startIndex).toBe(10);
+    expect(page2.result.records.map((r: any) => r.id)).not.toEqual(page1.result.records.map((r: any) => r.id));
   });
 });
