@@ -3,12 +3,17 @@ import { requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
+import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
+import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
   log: Logger;
   /** Why the gateway is not ready yet, or undefined when it is. */
   notReadyReason: () => string | undefined;
+  /** Custom MCP servers and connector selections (absent in a gateway built without them). */
+  customServers?: CustomServerRoutesDeps['customServers'];
+  selection?: SettingsRoutesDeps['selection'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
@@ -25,7 +30,10 @@ export function createAdminApp(deps: AdminDeps): Router {
   const api = Router();
   api.use(auth);
   api.use(sessionRoutes(deps));
+  // Before the permission routes: it takes PATCH /sessions/:id bodies of exactly {connectors}.
+  if (deps.selection) api.use(settingsRoutes({ selection: deps.selection }));
   api.use(catalogRoutes(deps));
+  if (deps.customServers) api.use(customServerRoutes({ customServers: deps.customServers }));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(errorMiddleware(deps.log));

@@ -1,0 +1,57 @@
+import { Router, json } from 'express';
+import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
+import { GatewayError, parseInput, type CustomServers } from '../gateway/index.js';
+
+export interface CustomServerRoutesDeps {
+  customServers: CustomServers;
+}
+
+/**
+ * Custom MCP servers (GATEWAY.md §10): list, create, update, delete, import, connection test,
+ * tool acceptance and the Inspector. Env/header values never appear in a response.
+ */
+export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
+  const router = Router();
+  const servers = deps.customServers;
+  router.use('/mcp/servers', json({ limit: '1mb' }));
+
+  router.get('/mcp/servers', (_req, res) => {
+    res.json({ servers: servers.list() });
+  });
+  router.post('/mcp/servers', async (req, res) => {
+    const server = await servers.create(parseInput(createCustomServerSchema, req.body ?? {}));
+    res.status(201).json({ server });
+  });
+  router.post('/mcp/servers/import', async (req, res) => {
+    const imported = await servers.importServers(parseInput(importServersSchema, req.body ?? {}));
+    res.status(201).json({ servers: imported });
+  });
+  router.get('/mcp/servers/:id', (req, res) => {
+    res.json({ server: servers.get(req.params.id) });
+  });
+  router.patch('/mcp/servers/:id', async (req, res) => {
+    res.json({ server: await servers.update(req.params.id, parseInput(patchCustomServerSchema, req.body ?? {})) });
+  });
+  router.delete('/mcp/servers/:id', async (req, res) => {
+    await servers.remove(req.params.id);
+    res.json({ deleted: req.params.id });
+  });
+  // HTTP 200 whether or not the checks pass: `ok` in the body tells.
+  router.post('/mcp/servers/:id/test', async (req, res) => {
+    res.json(await servers.test(req.params.id));
+  });
+  router.post('/mcp/servers/:id/accept-tools', async (req, res) => {
+    res.json({ server: await servers.acceptTools(req.params.id, parseInput(acceptToolsSchema, req.body ?? {})) });
+  });
+  // HTTP 200 even when the tool call fails; a client that disconnects cancels the call.
+  router.post('/mcp/servers/:id/inspect', async (req, res) => {
+    const request = parseInput(inspectToolSchema, req.body ?? {});
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort(new GatewayError('cancelled', 'The Inspector request was cancelled.'));
+    });
+    const result = await servers.inspect(req.params.id, request, controller.signal);
+    if (!res.destroyed) res.json(result);
+  });
+  return router;
+}

@@ -1,0 +1,41 @@
+import { Router, json, type NextFunction, type Request, type Response } from 'express';
+import { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionConnectorsSchema } from '../catalog/index.js';
+import { parseInput, type ConnectorSelection } from '../gateway/index.js';
+
+export interface SettingsRoutesDeps {
+  selection: ConnectorSelection;
+}
+
+/** Connector selections: global settings, Projects, and the `connectors` of a Session (null = inherit). */
+export function settingsRoutes(deps: SettingsRoutesDeps): Router {
+  const router = Router();
+  const selection = deps.selection;
+  router.use(['/settings', '/projects', '/sessions'], json({ limit: '1mb' }));
+
+  router.get('/settings', (_req, res) => {
+    res.json({ settings: { connectors: selection.globalConnectors() } });
+  });
+  router.patch('/settings', async (req, res) => {
+    const patch = parseInput(patchSettingsSchema, req.body ?? {});
+    if (patch.connectors !== undefined) await selection.setGlobalConnectors(patch.connectors);
+    res.json({ settings: { connectors: selection.globalConnectors() } });
+  });
+  router.get('/projects', (_req, res) => {
+    res.json({ projects: selection.listProjects() });
+  });
+  router.post('/projects', async (req, res) => {
+    res.status(201).json({ project: await selection.createProject(parseInput(createProjectSchema, req.body ?? {})) });
+  });
+  router.patch('/projects/:id', async (req, res) => {
+    res.json({ project: await selection.updateProject(req.params.id, parseInput(patchProjectSchema, req.body ?? {})) });
+  });
+  // Only a body of exactly `{connectors}` is handled here; anything else (approvalMode) goes to the next route.
+  router.patch('/sessions/:id', async (req: Request, res: Response, next: NextFunction) => {
+    const body: unknown = req.body;
+    const keys = typeof body === 'object' && body !== null ? Object.keys(body) : [];
+    if (keys.length !== 1 || keys[0] !== 'connectors') return next();
+    const { connectors } = parseInput(sessionConnectorsSchema, body);
+    res.json({ session: await selection.setSessionConnectors(String(req.params.id), connectors) });
+  });
+  return router;
+}
