@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router, json, type RequestHandler } from 'express';
 import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
 import { GatewayError, parseInput, type CustomServers } from '../gateway/index.js';
 
@@ -43,8 +43,13 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   router.post('/mcp/servers/:id/accept-tools', async (req, res) => {
     res.json({ server: await servers.acceptTools(req.params.id, parseInput(acceptToolsSchema, req.body ?? {})) });
   });
-  // HTTP 200 even when the tool call fails; a client that disconnects cancels the call.
-  router.post('/mcp/servers/:id/inspect', async (req, res) => {
+  router.post('/mcp/servers/:id/inspect', inspectHandler(servers));
+  return router;
+}
+
+/** HTTP 200 even when the tool call fails; a client that disconnects cancels the call. */
+function inspectHandler(servers: CustomServers): RequestHandler<{ id: string }> {
+  return async (req, res) => {
     const request = parseInput(inspectToolSchema, req.body ?? {});
     const controller = new AbortController();
     res.on('close', () => {
@@ -52,6 +57,5 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
     });
     const result = await servers.inspect(req.params.id, request, controller.signal);
     if (!res.destroyed) res.json(result);
-  });
-  return router;
+  };
 }

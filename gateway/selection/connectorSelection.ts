@@ -36,56 +36,85 @@ export function decideEffectiveConnectors(
 
 /** Creates the selection service over the stores; every accepted selection names registered sources only. */
 export function createConnectorSelection(deps: ConnectorSelectionDeps): ConnectorSelection {
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of listeners) listener();
-  };
-  const now = () => new Date(deps.clock.now()).toISOString();
-  const known = (connectors: string[] | null): string[] | null => checkKnown(deps.registry, connectors);
-  return {
-    effective: (session) =>
-      decideEffectiveConnectors(session.connectors, deps.projects.get(session.projectId)?.connectors, deps.settings.connectors()),
-    onChange: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    globalConnectors: () => deps.settings.connectors(),
-    setGlobalConnectors: async (connectors) => {
-      await deps.settings.setConnectors(known(connectors));
-      changed();
-    },
-    listProjects: () => deps.projects.list(),
-    createProject: async (request) => {
-      if (deps.projects.get(request.id)) throw new GatewayError('conflict', `id: the project ${request.id} already exists; change it with PATCH /api/projects/${request.id}.`);
-      const project: ProjectRecord = { id: request.id, name: request.name ?? request.id, connectors: known(request.connectors), createdAt: now(), updatedAt: now() };
-      await deps.projects.create(project);
-      changed();
-      return project;
-    },
-    updateProject: async (id, patch) => {
-      const current = deps.projects.get(id);
-      if (!current) throw new GatewayError('not_found', `No project ${id.slice(0, 80)}; create it with POST /api/projects.`);
-      const next: ProjectRecord = {
-        ...current,
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.connectors !== undefined ? { connectors: known(patch.connectors) } : {}),
-        updatedAt: now(),
-      };
-      await deps.projects.update(next);
-      changed();
-      return next;
-    },
-    setSessionConnectors: async (id, connectors) => {
-      if (!deps.sessions.get(id)) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-      await deps.sessions.setConnectors(id, known(connectors));
-      changed();
-      return deps.sessions.get(id)!;
-    },
-    forgetSource: async (sourceId) => {
-      await forget(deps, sourceId, now());
-      changed();
-    },
-  };
+  return new StoredConnectorSelection(deps);
+}
+
+class StoredConnectorSelection implements ConnectorSelection {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly deps: ConnectorSelectionDeps) {}
+
+  effective(session: SessionRecord): string[] | null {
+    const project = this.deps.projects.get(session.projectId);
+    return decideEffectiveConnectors(session.connectors, project?.connectors, this.deps.settings.connectors());
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  globalConnectors(): string[] | null {
+    return this.deps.settings.connectors();
+  }
+
+  async setGlobalConnectors(connectors: string[] | null): Promise<void> {
+    await this.deps.settings.setConnectors(this.known(connectors));
+    this.changed();
+  }
+
+  listProjects(): ProjectRecord[] {
+    return this.deps.projects.list();
+  }
+
+  async createProject(request: CreateProject): Promise<ProjectRecord> {
+    if (this.deps.projects.get(request.id)) {
+      throw new GatewayError('conflict', `id: the project ${request.id} already exists; change it with PATCH /api/projects/${request.id}.`);
+    }
+    const now = this.now();
+    const project: ProjectRecord = { id: request.id, name: request.name ?? request.id, connectors: this.known(request.connectors), createdAt: now, updatedAt: now };
+    await this.deps.projects.create(project);
+    this.changed();
+    return project;
+  }
+
+  async updateProject(id: string, patch: PatchProject): Promise<ProjectRecord> {
+    const current = this.deps.projects.get(id);
+    if (!current) throw new GatewayError('not_found', `No project ${id.slice(0, 80)}; create it with POST /api/projects.`);
+    const next: ProjectRecord = {
+      ...current,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.connectors !== undefined ? { connectors: this.known(patch.connectors) } : {}),
+      updatedAt: this.now(),
+    };
+    await this.deps.projects.update(next);
+    this.changed();
+    return next;
+  }
+
+  async setSessionConnectors(id: string, connectors: string[] | null): Promise<SessionRecord> {
+    if (!this.deps.sessions.get(id)) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    await this.deps.sessions.setConnectors(id, this.known(connectors));
+    this.changed();
+    return this.deps.sessions.get(id)!;
+  }
+
+  async forgetSource(sourceId: string): Promise<void> {
+    await forget(this.deps, sourceId, this.now());
+    this.changed();
+  }
+
+  private known(connectors: string[] | null): string[] | null {
+    return checkKnown(this.deps.registry, connectors);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
 }
 
 function checkKnown(registry: SourceRegistry, connectors: string[] | null): string[] | null {
