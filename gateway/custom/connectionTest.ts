@@ -2,7 +2,8 @@ import type { CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
 import { GatewayError, type Clock, type Logger } from '../core/index.js';
 import { customToolId, deriveCustomTools } from '../registry/index.js';
 import { UpstreamClient, type UpstreamTarget } from '../upstream/index.js';
-import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
+import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { redactingLogger } from './redactingLogger.js';
 
 export interface ConnectionCheck {
   name: 'configuration' | 'connect' | 'list_tools' | 'input_schemas';
@@ -50,7 +51,7 @@ export async function runConnectionTest(options: ConnectionTestOptions): Promise
     const client = new UpstreamClient({
       id: config.id,
       target,
-      log: options.log.child({ sourceId: config.id, probe: true }),
+      log: redactingLogger(options.log.child({ sourceId: config.id, probe: true }), () => secretValuesOf(config, options.environment)),
       clock,
       connectTimeoutMs: config.timeoutSeconds * 1000,
     });

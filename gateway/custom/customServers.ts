@@ -10,7 +10,8 @@ import { UpstreamClient } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { applyServerPatch, assertServerSet, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
-import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
+import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { redactingLogger } from './redactingLogger.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 
 export interface CustomServersDeps {
@@ -163,7 +164,7 @@ export class CustomServers {
     const client = new UpstreamClient({
       id: config.id,
       target: () => resolveCustomTarget(config, this.deps.environment),
-      log: this.deps.log.child({ sourceId: config.id }),
+      log: redactingLogger(this.deps.log.child({ sourceId: config.id }), () => secretValuesOf(config, this.deps.environment)),
       clock: this.deps.clock,
       connectTimeoutMs: config.timeoutSeconds * 1000,
     });

@@ -39,3 +39,13 @@ function resolveValues(field: string, values: Record<string, string>, environmen
     }),
   );
 }
+
+/** Every env/header value of a server, and what its `$NAME` references resolve to: what logs must never show. */
+export function secretValuesOf(config: CustomServerConfig, environment: GatewayEnvironment): string[] {
+  const values = Object.values(config.transport === 'stdio' ? config.env : config.headers);
+  const resolved = values.map((value) => {
+    const match = REFERENCE.exec(value);
+    return match ? environment[match[1] ?? match[2]!] : undefined;
+  });
+  return [...values, ...resolved].filter((v): v is string => typeof v === 'string' && v.length > 0);
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { liveChildren } from '../../gateway/index.js';
 import { CustomServerFileStore } from '../../storage/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
@@ -8,6 +9,9 @@ import { captureLogger } from '../fixtures/custom/captureLogger.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
 import { startHeaderRecordingServer, type HeaderRecordingServer } from '../fixtures/custom/headerRecordingServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { waitUntil } from '../fixtures/cliProcess.js';
+
+const definitionServer = fileURLToPath(new URL('../fixtures/servers/definitionServer.mjs', import.meta.url));
 
 const ENV_SECRET = 'sk-env-3c9e1d77b2';
 const HEADER_SECRET = 'Bearer hdr-51aa09f4e6';
@@ -51,6 +55,15 @@ describe('redaction', () => {
     }
     expect(log.lines.length).toBeGreaterThan(0);
     expect(log.lines.filter((line) => line.includes(ENV_SECRET) || line.includes(HEADER_SECRET))).toEqual([]);
+  });
+
+  it('a stdio server that prints its secret to stderr does not get it into the gateway log', async () => {
+    const { body } = await api.post('/api/mcp/servers', {
+      name: 'leaky', transport: 'stdio', command: process.execPath, args: [definitionServer, '--leak-env', 'LEAKY'], env: [{ key: 'LEAKY', value: ENV_SECRET }], enabled: true,
+    });
+    expect(body.server.connection.state).toBe('ready');
+    expect(await waitUntil(() => log.lines.some((line) => line.includes('starting with LEAKY=[redacted]')))).toBe(true);
+    expect(log.lines.filter((line) => line.includes(ENV_SECRET))).toEqual([]);
   });
 });
 

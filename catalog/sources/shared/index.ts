@@ -6,3 +6,4 @@ export * from './candidateId.js';
 export * from './toolResponses.js';
 export * from './envelope.js';
 export * from './xml.js';
+export * from './json.js';
