@@ -3,6 +3,7 @@ export * from './broker/index.js';
 export * from './registry/index.js';
 export * from './upstream/index.js';
 export * from './listener/index.js';
+export * from './permissions/index.js';
 export * from './config/index.js';
 export * from './runtime.js';
 export * from './custom/index.js';

@@ -4,5 +4,6 @@ export { ensurePrivateDir } from './dataDir.js';
 export { writeFileAtomic, fsyncDirectory, FILE_MODE } from './atomicWrite.js';
 export { SqlDatabase } from './sqlDatabase.js';
 export { FileCas } from './fileCas.js';
+export { PermissionRepository } from './permissionRepository.js';
 export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';

@@ -5,6 +5,7 @@ import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { InvocationRepository } from './invocationRepository.js';
 import { ProjectRepository } from './projectRepository.js';
+import { PermissionRepository } from './permissionRepository.js';
 import { SessionRepository } from './sessionRepository.js';
 import { SettingsRepository } from './settingsRepository.js';
 import { SqlDatabase } from './sqlDatabase.js';
@@ -26,6 +27,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     database,
     sessions: new SessionRepository(database),
     invocations: new InvocationRepository(database),
+    permissions: new PermissionRepository(database),
     cas: new FileCas(join(options.dataDir, 'cas')),
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),

@@ -8,8 +8,8 @@ export class SessionRepository implements SessionStore {
 
   create(s: SessionRecord): Promise<void> {
     return this.db.write(
-      `INSERT INTO sessions (id, project_id, transport, client_name, client_version, approval_mode, connectors, created_at, ended_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (id, project_id, transport, client_name, client_version, approval_mode, connectors, created_at, ended_at, permission_epoch)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         s.id,
         s.projectId,
@@ -20,6 +20,7 @@ export class SessionRepository implements SessionStore {
         s.connectors === null ? null : JSON.stringify(s.connectors),
         s.createdAt,
         s.endedAt,
+        s.permissionEpoch,
       ],
     );
   }
@@ -30,6 +31,16 @@ export class SessionRepository implements SessionStore {
 
   setConnectors(id: string, connectors: string[] | null): Promise<void> {
     return this.db.write('UPDATE sessions SET connectors = ? WHERE id = ?', [connectors === null ? null : JSON.stringify(connectors), id]);
+  }
+
+  async setApprovalMode(id: string, mode: ApprovalMode): Promise<SessionRecord> {
+    await this.db.write(
+      'UPDATE sessions SET approval_mode = ?, permission_epoch = permission_epoch + 1 WHERE id = ? AND approval_mode <> ?',
+      [mode, id, mode],
+    );
+    const session = this.get(id);
+    if (!session) throw new Error(`session ${id} does not exist`);
+    return session;
   }
 
   get(id: string): SessionRecord | undefined {
@@ -50,6 +61,7 @@ function toSession(row: Record<string, SqlValue>): SessionRecord {
     clientName: row.client_name === null ? null : String(row.client_name),
     clientVersion: row.client_version === null ? null : String(row.client_version),
     approvalMode: toApprovalMode(row.approval_mode),
+    permissionEpoch: Number(row.permission_epoch ?? 0),
     connectors: row.connectors === null ? null : (JSON.parse(String(row.connectors)) as string[]),
     createdAt: String(row.created_at),
     endedAt: row.ended_at === null ? null : String(row.ended_at),

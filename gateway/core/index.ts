@@ -5,4 +5,6 @@ export * from './logger.js';
 export * from './records.js';
 export * from './ports.js';
 export * from './canonicalJson.js';
+export * from './callDeadline.js';
+export * from './eventHub.js';
 export * from './parseInput.js';

@@ -1,5 +1,8 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
-import type { InvocationRecord, ProjectRecord, SessionRecord } from './records.js';
+import type {
+  ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
+  PermissionRequestStatus, ProjectRecord, SessionRecord,
+} from './records.js';
 
 /** Persists Sessions; every write is durable when the promise resolves. */
 export interface SessionStore {
@@ -7,6 +10,8 @@ export interface SessionStore {
   end(id: string, endedAt: string): Promise<void>;
   get(id: string): SessionRecord | undefined;
   list(): SessionRecord[];
+  /** Sets the approval mode; a change rotates the permission epoch. Resolves with the updated Session. */
+  setApprovalMode(id: string, mode: ApprovalMode): Promise<SessionRecord>;
   /** Replaces the Session's connector selection (`null` inherits the Project's / global one). */
   setConnectors(id: string, connectors: string[] | null): Promise<void>;
 }
@@ -16,6 +21,32 @@ export interface InvocationStore {
   record(invocation: InvocationRecord): Promise<void>;
   get(id: string): InvocationRecord | undefined;
   listBySession(sessionId: string, options?: { limit?: number }): InvocationRecord[];
+}
+
+/** How a pending PermissionRequest ended. */
+export type PermissionResolution = Pick<
+  PermissionRequestRecord,
+  'status' | 'resolution' | 'resolvedVia' | 'grantId' | 'authorizationId' | 'resolvedAt'
+>;
+
+/** Persists PermissionRequests, Grants and Authorizations (seed §8); writes are durable when they resolve. */
+export interface PermissionStore {
+  addRequest(request: PermissionRequestRecord): Promise<void>;
+  /** Ends a pending request; false (and nothing written) when it was no longer pending. */
+  resolveRequest(id: string, resolution: PermissionResolution): Promise<boolean>;
+  getRequest(id: string): PermissionRequestRecord | undefined;
+  listRequests(sessionId: string, options?: { status?: PermissionRequestStatus }): PermissionRequestRecord[];
+  /** Marks every request still pending as orphaned (start-up after a crash); resolves with how many. */
+  orphanPending(at: string): Promise<number>;
+  addGrant(grant: PermissionGrantRecord): Promise<void>;
+  getGrant(id: string): PermissionGrantRecord | undefined;
+  /** The Session's unrevoked Grant for exactly this action and resource. */
+  findGrant(sessionId: string, action: string, resource: string): PermissionGrantRecord | undefined;
+  listGrants(sessionId: string): PermissionGrantRecord[];
+  /** Revokes a Grant; false when it was already revoked or does not exist. */
+  revokeGrant(id: string, at: string): Promise<boolean>;
+  addAuthorization(authorization: PermissionAuthorizationRecord): Promise<void>;
+  listAuthorizations(sessionId: string): PermissionAuthorizationRecord[];
 }
 
 /** Content-addressed, immutable blob store keyed by sha256 hex. */
@@ -30,6 +61,7 @@ export interface Storage {
   sessions: SessionStore;
   invocations: InvocationStore;
   cas: Cas;
+  permissions: PermissionStore;
   projects: ProjectStore;
   settings: SettingsStore;
   /** Writes a checkpoint and releases files. */

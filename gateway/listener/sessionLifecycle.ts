@@ -20,6 +20,7 @@ export function persistSessionOnInitialize(
       clientName: client?.name?.slice(0, 200) ?? null,
       clientVersion: client?.version?.slice(0, 100) ?? null,
       approvalMode: 'ask_for_dangerous',
+      permissionEpoch: 0,
       connectors: null,
       createdAt: new Date(deps.clock.now()).toISOString(),
       endedAt: null,

@@ -1,0 +1,45 @@
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PermissionDecision, PermissionRequestRecord } from '../core/index.js';
+
+/**
+ * Asks the human inside the agent's own MCP client. Resolves with their decision, or undefined when
+ * the client gave none (dismissed the form, failed); `signal` withdraws the question because a
+ * decision arrived elsewhere first.
+ */
+export type ClientApprover = (request: PermissionRequestRecord, signal: AbortSignal) => Promise<PermissionDecision | undefined>;
+
+const CHOICES: Array<{ const: PermissionDecision; title: string }> = [
+  { const: 'allow_once', title: 'Allow once' },
+  { const: 'allow_matching', title: 'Allow same type (this session)' },
+  { const: 'deny', title: 'Deny' },
+];
+
+/** The elicitation form for one request: one required choice, allow once / allow same type / deny. */
+export function elicitationForm(request: PermissionRequestRecord): ElicitRequestFormParams {
+  return {
+    mode: 'form',
+    message:
+      `scigate needs your permission: ${request.action} ${request.resource}\n` +
+      `Arguments: ${request.argumentsPreview.slice(0, 500)}\n` +
+      `(request ${request.id}; it can also be decided in the scigate admin page)`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: { type: 'string', title: 'Decision', description: 'Allow this call?', oneOf: CHOICES },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+/**
+ * The decision an elicitation answer carries: `accept` with a valid choice is that choice, an
+ * explicit `decline` is a deny, and `cancel` (dismissed) is no decision — the request keeps waiting
+ * for the admin path.
+ */
+export function decisionFromElicitation(result: ElicitResult): PermissionDecision | undefined {
+  if (result.action === 'decline') return 'deny';
+  if (result.action !== 'accept') return undefined;
+  const chosen = result.content?.decision;
+  return CHOICES.find((c) => c.const === chosen)?.const;
+}

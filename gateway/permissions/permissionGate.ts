@@ -1,0 +1,278 @@
+import {
+  GatewayError, cancelledBy, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type Logger,
+  type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
+  type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
+  type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
+} from '../core/index.js';
+import type { ClientApprover } from './clientApproval.js';
+import type { DangerousAction } from './dangerousActions.js';
+import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
+import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
+
+/** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
+
+export interface PermissionGateDeps {
+  sessions: SessionStore;
+  store: PermissionStore;
+  events: EventHub;
+  clock: Clock;
+  newId: NewId;
+  log: Logger;
+  /** Longest wait for a human decision, in ms (default 15 minutes). */
+  approvalTimeoutMs?: number;
+}
+
+/** One dangerous action that needs an authorization before it may run. */
+export interface AuthorizeInput {
+  sessionId: string;
+  invocationId: string;
+  toolName: string;
+  action: DangerousAction;
+  arguments: unknown;
+  /** An Inspector call is an explicit admin action on one tool: it is its own allow_once. */
+  origin?: InvocationOrigin;
+  /** The call's signal: a client cancellation or session end cancels the request. */
+  signal: AbortSignal;
+  /** Held while a human decides, so the wait is never charged to the tool's timeout. */
+  deadline?: CallDeadline;
+  /** Also asks inside the agent's client (elicitation); the first decision from either place wins. */
+  askClient?: ClientApprover;
+  /** Called once when the action starts to wait for a human. */
+  onWaiting?: (request: PermissionRequestRecord) => void;
+}
+
+type Resolved = [Waiter, PermissionResolution, WaitOutcome];
+
+/**
+ * Decides dangerous actions (seed §8): always_allow authorizes at once, a Grant authorizes at
+ * once, otherwise one PermissionRequest per action waits for allow_once / allow_matching / deny
+ * from the admin API or the agent's client. Every allow, deny or Grant hit appends exactly one
+ * single-use PermissionAuthorization.
+ */
+export class PermissionGate {
+  private readonly pending = new PendingRequests();
+  private readonly approvalTimeoutMs: number;
+
+  constructor(private readonly deps: PermissionGateDeps) {
+    this.approvalTimeoutMs = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    if (!Number.isInteger(this.approvalTimeoutMs) || this.approvalTimeoutMs < 1) {
+      throw new Error('createPermissionGate: approvalTimeoutMs must be a positive integer (milliseconds)');
+    }
+  }
+
+  /** Resolves with an allowing or denying authorization; rejects with `permission_expired` or `cancelled`. */
+  async authorize(input: AuthorizeInput): Promise<PermissionAuthorizationRecord> {
+    const session = this.sessionOr404(input.sessionId);
+    const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
+    if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' });
+    if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' });
+    const grant = this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
+    if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id });
+    if (input.signal.aborted) throw cancelledBy(input.signal);
+    return this.waitForHuman(input, session);
+  }
+
+  /** A human's decision; 409 when the request is no longer pending or the epoch is stale. */
+  async decide(
+    requestId: string,
+    decision: PermissionDecision,
+    options: { via: PermissionChannel; epoch?: number },
+  ): Promise<PermissionRequestRecord> {
+    const request = this.deps.store.getRequest(requestId);
+    if (!request) throw new GatewayError('not_found', `No permission request ${requestId.slice(0, 80)}.`);
+    const epoch = this.sessionOr404(request.sessionId).permissionEpoch;
+    const stale = [options.epoch, request.epoch].find((e) => e !== undefined && e !== epoch);
+    if (stale !== undefined) {
+      throw new GatewayError('conflict', `This decision is for permission epoch ${stale}; the session is at epoch ${epoch}. Reload the requests.`, {
+        details: { epoch, status: request.status },
+      });
+    }
+    const waiter = request.status === 'pending' ? this.pending.claim(requestId) : undefined;
+    if (!waiter) {
+      const how = request.resolvedVia ? ` via ${request.resolvedVia}` : '';
+      throw new GatewayError('conflict', `Permission request ${request.id} was already decided (${request.status}${how}).`, {
+        details: { epoch, status: request.status },
+      });
+    }
+    // Claimed in the same tick as the decided request: all matching actions are released together.
+    const others = decision === 'allow_matching' ? this.pending.claimWhere((r) => sameAction(r, request)) : [];
+    await this.finishAll(
+      decision === 'allow_matching'
+        ? await this.allowMatching(waiter, others, options.via, epoch)
+        : [await this.resolveOne(waiter, decision, options.via, epoch)],
+    );
+    return this.deps.store.getRequest(requestId)!;
+  }
+
+  /** Sets the Session's mode; a change rotates the epoch, and always_allow wakes every pending action. */
+  async setApprovalMode(sessionId: string, mode: ApprovalMode): Promise<SessionRecord> {
+    const session = this.sessionOr404(sessionId);
+    if (session.approvalMode === mode) return session;
+    const updating = this.deps.sessions.setApprovalMode(sessionId, mode);
+    // Claimed in the same tick as the epoch rotation, so no decision for the old epoch slips in between.
+    const woken = mode === 'always_allow' ? this.pending.claimWhere((r) => r.sessionId === sessionId) : [];
+    const updated = await updating;
+    this.deps.events.publish('session.updated', sessionId, updated);
+    const resolved: Resolved[] = [];
+    for (const waiter of woken) {
+      const authorization = await this.appendAuthorization({
+        subject: waiter.request, requestId: waiter.request.id, epoch: updated.permissionEpoch, basis: 'always_allow', via: 'mode',
+      });
+      resolved.push([waiter, this.resolution('allowed', 'always_allow', 'mode', authorization), { authorization }]);
+    }
+    await this.finishAll(resolved);
+    return updated;
+  }
+
+  /** Cancels every pending request of a Session (its MCP session closed); resolves with how many. */
+  async cancelSession(sessionId: string): Promise<number> {
+    const waiters = this.pending.claimWhere((r) => r.sessionId === sessionId);
+    const error = new GatewayError('cancelled', 'The MCP session closed while the action waited for permission.');
+    await this.finishAll(waiters.map((w): Resolved => [w, this.resolution('cancelled', null, 'session_end'), { error }]));
+    return waiters.length;
+  }
+
+  /** Revokes a Grant: later matching actions ask again. Revoking twice is harmless. */
+  async revokeGrant(grantId: string): Promise<PermissionGrantRecord> {
+    const grant = this.deps.store.getGrant(grantId);
+    if (!grant) throw new GatewayError('not_found', `No grant ${grantId.slice(0, 80)}.`);
+    const revoked = await this.deps.store.revokeGrant(grantId, this.nowIso());
+    const current = this.deps.store.getGrant(grantId)!;
+    if (revoked) this.deps.events.publish('grant.revoked', grant.sessionId, current);
+    return current;
+  }
+
+  /** Marks requests left pending by a crash as orphaned; run once at start-up. */
+  async orphanPending(): Promise<number> {
+    const count = await this.deps.store.orphanPending(this.nowIso());
+    if (count > 0) this.deps.log.warn({ count }, 'permission requests left pending by an earlier run were marked orphaned');
+    return count;
+  }
+
+  listRequests(sessionId: string, status?: PermissionRequestStatus): PermissionRequestRecord[] {
+    return this.deps.store.listRequests(sessionId, status ? { status } : {});
+  }
+
+  listGrants(sessionId: string): PermissionGrantRecord[] {
+    return this.deps.store.listGrants(sessionId);
+  }
+
+  listAuthorizations(sessionId: string): PermissionAuthorizationRecord[] {
+    return this.deps.store.listAuthorizations(sessionId);
+  }
+
+  private async waitForHuman(input: AuthorizeInput, session: SessionRecord): Promise<PermissionAuthorizationRecord> {
+    const request = newPermissionRequest({
+      ...input, id: this.deps.newId('preq'), session, nowMs: this.deps.clock.now(), approvalTimeoutMs: this.approvalTimeoutMs,
+    });
+    // Registered before the first await: a concurrent allow_matching or mode switch sees it.
+    const waiter = this.pending.add(request);
+    const release = input.deadline?.beginExternalWait();
+    const stop = new AbortController();
+    try {
+      const written = this.deps.store.addRequest(request);
+      this.deps.events.publish('permission_request.created', session.id, request);
+      this.watch(waiter, input, stop.signal);
+      await written.catch((error: unknown) => {
+        this.pending.drop(request.id);
+        throw error;
+      });
+      input.onWaiting?.(request);
+      const outcome = await waiter.outcome;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.authorization;
+    } finally {
+      stop.abort();
+      release?.();
+    }
+  }
+
+  /** The three other ways a wait ends: approval timeout, cancellation, and the client's own answer. */
+  private watch(waiter: Waiter, input: AuthorizeInput, stop: AbortSignal): void {
+    const id = waiter.request.id;
+    const seconds = Math.round(this.approvalTimeoutMs / 1000);
+    const expired = () => new GatewayError('permission_expired', `Nobody decided permission request ${id} within ${seconds} s; the action did not run.`);
+    void this.deps.clock.sleep(this.approvalTimeoutMs, AbortSignal.any([stop, input.signal])).then(
+      () => this.endUnanswered(id, 'expired', 'timeout', expired()),
+      () => {},
+    );
+    const onAbort = () => void this.endUnanswered(id, 'cancelled', 'client', cancelledBy(input.signal));
+    if (input.signal.aborted) onAbort();
+    else input.signal.addEventListener('abort', onAbort, { once: true, signal: stop });
+    input.askClient?.(waiter.request, stop).then(
+      (decision) => decision && this.decide(id, decision, { via: 'elicitation' }).catch(() => {}),
+      (error: unknown) => !stop.aborted && this.deps.log.warn({ err: error, requestId: id }, 'asking in the client failed; the admin API can still decide'),
+    );
+  }
+
+  private async endUnanswered(id: string, status: 'expired' | 'cancelled', via: PermissionChannel, error: GatewayError): Promise<void> {
+    const waiter = this.pending.claim(id);
+    if (waiter) await this.finishAll([[waiter, this.resolution(status, null, via), { error }]]);
+  }
+
+  private async resolveOne(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
+    const allowed = decision !== 'deny';
+    const authorization = await this.appendAuthorization({ subject: waiter.request, requestId: waiter.request.id, epoch, basis: decision, via, allowed });
+    return [waiter, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization), { authorization }];
+  }
+
+  /** One Grant, then one authorization per released action: the decided one and every matching one. */
+  private async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<Resolved[]> {
+    const { sessionId, action, resource, id: requestId } = first.request;
+    const grant: PermissionGrantRecord = {
+      id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null,
+    };
+    await this.deps.store.addGrant(grant);
+    this.deps.events.publish('grant.created', sessionId, grant);
+    const resolved: Resolved[] = [];
+    for (const waiter of [first, ...others]) {
+      const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
+      const authorization = await this.appendAuthorization({
+        subject: waiter.request, requestId: waiter.request.id, epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
+      });
+      resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
+    }
+    return resolved;
+  }
+
+  /** Persists every resolution first, then releases all the waiting actions together. */
+  private async finishAll(resolved: Resolved[]): Promise<void> {
+    await Promise.all(resolved.map(([waiter, resolution]) => this.deps.store.resolveRequest(waiter.request.id, resolution)));
+    for (const [waiter, , outcome] of resolved) {
+      this.deps.events.publish('permission_request.resolved', waiter.request.sessionId, this.deps.store.getRequest(waiter.request.id));
+      waiter.settle(outcome);
+    }
+  }
+
+  private resolution(
+    status: PermissionRequestStatus,
+    basis: AuthorizationBasis | null,
+    via: PermissionChannel,
+    authorization?: PermissionAuthorizationRecord,
+  ): PermissionResolution {
+    return resolutionOf({ status, basis, via, at: this.nowIso() }, authorization);
+  }
+
+  /** Appends one single-use authorization. */
+  private async appendAuthorization(a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>): Promise<PermissionAuthorizationRecord> {
+    const record = newAuthorization({ ...a, id: this.deps.newId('pauth'), at: this.nowIso() });
+    await this.deps.store.addAuthorization(record);
+    return record;
+  }
+
+  private sessionOr404(id: string): SessionRecord {
+    const session = this.deps.sessions.get(id);
+    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    return session;
+  }
+
+  private nowIso(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+}
+
+/** Creates the gate; `approvalTimeoutMs` is checked here. */
+export function createPermissionGate(deps: PermissionGateDeps): PermissionGate {
+  return new PermissionGate(deps);
+}

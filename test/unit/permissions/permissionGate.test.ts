@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CallDeadline, GatewayError, createPermissionGate, dangerousToolCall, silentLogger, EventHub, type AuthorizeInput,
+  type ClientApprover, type PermissionAuthorizationRecord,
+} from '../../../gateway/index.js';
+import { createGateHarness, pendingRequests, MemoryPermissions, MemorySessions, type GateHarness } from '../../fixtures/permissionDoubles.js';
+import { FakeClock } from '../../fixtures/brokerDoubles.js';
+
+const WRITE = { action: 'tool.call' as const, resource: 'mcp__notes__write_note' };
+const DELETE = { action: 'tool.call' as const, resource: 'mcp__notes__delete_note' };
+
+let seq = 0;
+function ask(h: GateHarness, overrides: Partial<AuthorizeInput> = {}) {
+  const input: AuthorizeInput = {
+    sessionId: 'ses_perm',
+    invocationId: `inv_${++seq}`,
+    toolName: 'mcp__notes__write_note',
+    action: WRITE,
+    arguments: { text: 'hello' },
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+  const tracked = { done: false, promise: h.gate.authorize(input) };
+  tracked.promise.then(() => (tracked.done = true), () => (tracked.done = true));
+  return tracked;
+}
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('dangerous actions', () => {
+  it('custom (generic) tools are tool.call on their mcp__ name; built-in queries are not dangerous', () => {
+    expect(dangerousToolCall({ sourceId: 'notes', toolId: 'write_note', envelope: 'generic' })).toEqual(WRITE);
+    expect(dangerousToolCall({ sourceId: 'arxiv', toolId: 'search', envelope: 'scientific' })).toBeUndefined();
+  });
+});
+
+describe('PermissionGate', () => {
+  it('N actions decided allow_once: N authorizations, no Grant, each released by its own decision', async () => {
+    const h = await createGateHarness();
+    const calls = [ask(h), ask(h), ask(h)];
+    const pending = await pendingRequests(h.store, 3);
+    await h.gate.decide(pending[0]!.id, 'allow_once', { via: 'admin' });
+    await tick();
+    expect(calls.map((c) => c.done)).toEqual([true, false, false]);
+    for (const request of pending.slice(1)) await h.gate.decide(request.id, 'allow_once', { via: 'admin' });
+    const authorizations = await Promise.all(calls.map((c) => c.promise));
+    expect(authorizations.map((a) => [a.basis, a.allowed, a.grantId])).toEqual(Array(3).fill(['allow_once', true, null]));
+    expect(new Set(authorizations.map((a) => a.invocationId)).size).toBe(3);
+    expect(h.store.authorizations).toHaveLength(3);
+    expect(h.store.grants).toHaveLength(0);
+  });
+
+  it('allow_matching on one of N matching actions: 1 Grant, N authorizations, all released together; a later match reuses it', async () => {
+    const h = await createGateHarness();
+    const matching = [ask(h), ask(h), ask(h)];
+    const other = ask(h, { action: DELETE, toolName: 'mcp__notes__delete_note' });
+    const pending = await pendingRequests(h.store, 4);
+    const decided = await h.gate.decide(pending[1]!.id, 'allow_matching', { via: 'admin' });
+    // Every matching action is released by the time the decision answers, the other one is not.
+    await tick();
+    expect(matching.map((c) => c.done)).toEqual([true, true, true]);
+    expect(other.done).toBe(false);
+    expect(h.store.grants).toHaveLength(1);
+    const grant = h.store.grants[0]!;
+    expect(grant).toMatchObject({ ...WRITE, sessionId: 'ses_perm', requestId: decided.id, revokedAt: null });
+    const auths = await Promise.all(matching.map((c) => c.promise));
+    expect(auths.map((a) => a.basis).sort()).toEqual(['allow_matching', 'grant', 'grant']);
+    expect(auths.every((a) => a.grantId === grant.id && a.allowed)).toBe(true);
+    expect(h.store.listRequests('ses_perm', { status: 'pending' }).map((r) => r.resource)).toEqual([DELETE.resource]);
+
+    const later = await ask(h).promise;
+    expect(later).toMatchObject({ basis: 'grant', grantId: grant.id, requestId: null, via: 'grant' });
+    expect(h.store.requests).toHaveLength(4);
+    expect(h.store.authorizations).toHaveLength(4);
+  });
+
+  it('a revoked Grant no longer matches: the next action asks again', async () => {
+    const h = await createGateHarness();
+    const first = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    await h.gate.decide(request!.id, 'allow_matching', { via: 'admin' });
+    await first.promise;
+    const revoked = await h.gate.revokeGrant(h.store.grants[0]!.id);
+    expect(revoked.revokedAt).not.toBeNull();
+    ask(h);
+    await pendingRequests(h.store, 1);
+  });
+
+  it('concurrent actions are decided independently: deny one, allow the other', async () => {
+    const h = await createGateHarness();
+    const write = ask(h);
+    const remove = ask(h, { action: DELETE });
+    const [writeRequest, removeRequest] = await pendingRequests(h.store, 2);
+    await h.gate.decide(removeRequest!.id, 'deny', { via: 'admin' });
+    await tick();
+    expect(write.done).toBe(false);
+    await h.gate.decide(writeRequest!.id, 'allow_once', { via: 'admin' });
+    expect(await remove.promise).toMatchObject({ basis: 'deny', allowed: false, requestId: removeRequest!.id });
+    expect(await write.promise).toMatchObject({ basis: 'allow_once', allowed: true, requestId: writeRequest!.id });
+    expect(h.store.getRequest(removeRequest!.id)).toMatchObject({ status: 'denied', resolution: 'deny', resolvedVia: 'admin' });
+  });
+
+  it('always_allow authorizes directly, without requests or Grants', async () => {
+    const h = await createGateHarness();
+    await h.sessions.setApprovalMode('ses_perm', 'always_allow');
+    const auth = await ask(h).promise;
+    expect(auth).toMatchObject({ basis: 'always_allow', allowed: true, requestId: null, grantId: null, epoch: 1 });
+    expect(h.store.requests).toHaveLength(0);
+    expect(h.store.grants).toHaveLength(0);
+  });
+
+  it('switching to always_allow rotates the epoch and wakes every pending action; stale decisions get 409', async () => {
+    const h = await createGateHarness();
+    const calls = [ask(h), ask(h, { action: DELETE })];
+    const pending = await pendingRequests(h.store, 2);
+    const session = await h.gate.setApprovalMode('ses_perm', 'always_allow');
+    expect(session).toMatchObject({ approvalMode: 'always_allow', permissionEpoch: 1 });
+    const auths = await Promise.all(calls.map((c) => c.promise));
+    expect(auths.map((a) => [a.basis, a.epoch, a.via])).toEqual([['always_allow', 1, 'mode'], ['always_allow', 1, 'mode']]);
+    expect(h.store.grants).toHaveLength(0);
+    await expect(h.gate.decide(pending[0]!.id, 'deny', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
+
+    await h.gate.setApprovalMode('ses_perm', 'ask_for_dangerous');
+    ask(h);
+    const [fresh] = await pendingRequests(h.store, 1);
+    expect(fresh!.epoch).toBe(2);
+    await expect(h.gate.decide(fresh!.id, 'allow_once', { via: 'admin', epoch: 1 })).rejects.toMatchObject({ code: 'conflict' });
+    await h.gate.decide(fresh!.id, 'allow_once', { via: 'admin', epoch: 2 });
+    await expect(h.gate.decide(fresh!.id, 'deny', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('setting the mode a Session already has does not rotate the epoch', async () => {
+    const h = await createGateHarness();
+    expect((await h.gate.setApprovalMode('ses_perm', 'ask_for_dangerous')).permissionEpoch).toBe(0);
+  });
+
+  it('holds the call deadline while waiting, and the approval timeout expires an unanswered request', async () => {
+    const h = await createGateHarness({ approvalTimeoutMs: 5 * 60_000 });
+    const deadline = new CallDeadline(h.clock);
+    const call = ask(h, { deadline });
+    await pendingRequests(h.store, 1);
+    expect(deadline.held).toBe(true);
+    h.clock.advance(5 * 60_000 - 1);
+    await tick();
+    expect(call.done).toBe(false);
+    h.clock.advance(1);
+    await expect(call.promise).rejects.toMatchObject({ code: 'permission_expired' });
+    expect(deadline.held).toBe(false);
+    expect(deadline.heldMs()).toBe(5 * 60_000);
+    expect(h.store.requests[0]).toMatchObject({ status: 'expired', resolvedVia: 'timeout', authorizationId: null });
+    expect(h.store.authorizations).toHaveLength(0);
+  });
+
+  it('a client cancellation or the session closing cancels the pending request (recorded, not left pending)', async () => {
+    const h = await createGateHarness();
+    const controller = new AbortController();
+    const cancelledCall = ask(h, { signal: controller.signal });
+    const closedCall = ask(h);
+    const [first, second] = await pendingRequests(h.store, 2);
+    controller.abort(new GatewayError('cancelled', 'The client cancelled the call.'));
+    await expect(cancelledCall.promise).rejects.toMatchObject({ code: 'cancelled' });
+    expect(await h.gate.cancelSession('ses_perm')).toBe(1);
+    await expect(closedCall.promise).rejects.toMatchObject({ code: 'cancelled' });
+    expect(h.store.getRequest(first!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'client' });
+    expect(h.store.getRequest(second!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'session_end' });
+    await expect(h.gate.decide(first!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('marks requests left pending by a crash as orphaned', async () => {
+    const h = await createGateHarness();
+    ask(h);
+    const [left] = await pendingRequests(h.store, 1);
+    const restarted = createPermissionGate({
+      sessions: h.sessions, store: h.store, events: new EventHub(), clock: h.clock, newId: (p) => `${p}_x`, log: silentLogger,
+    });
+    expect(await restarted.orphanPending()).toBe(1);
+    expect(h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
+    await expect(restarted.decide(left!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('publishes new requests and their resolutions for the live event stream', async () => {
+    const h = await createGateHarness();
+    const call = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    await h.gate.decide(request!.id, 'deny', { via: 'admin' });
+    await call.promise;
+    expect(h.events.map((e) => e.type)).toEqual(['permission_request.created', 'permission_request.resolved']);
+    expect(h.events[1]!.data).toMatchObject({ id: request!.id, status: 'denied' });
+  });
+
+  it('rejects a bad approval timeout naming the option', () => {
+    const deps = { sessions: new MemorySessions(), store: new MemoryPermissions(), events: new EventHub(), clock: new FakeClock(), newId: () => 'x', log: silentLogger };
+    expect(() => createPermissionGate({ ...deps, approvalTimeoutMs: 0 })).toThrow(/approvalTimeoutMs/);
+  });
+});
+
+describe('PermissionGate with a client that can be asked (elicitation)', () => {
+  it('the client answering first decides: one authorization via elicitation, the admin then gets 409', async () => {
+    const h = await createGateHarness();
+    const askClient: ClientApprover = async () => 'allow_once';
+    const auth = await ask(h, { askClient }).promise;
+    expect(auth).toMatchObject({ basis: 'allow_once', via: 'elicitation', allowed: true });
+    expect(h.store.authorizations).toHaveLength(1);
+    await expect(h.gate.decide(auth.requestId!, 'deny', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('the admin answering first withdraws the question in the client', async () => {
+    const h = await createGateHarness();
+    let withdrawn = false;
+    const askClient: ClientApprover = (_request, signal) =>
+      new Promise((resolve) => signal.addEventListener('abort', () => ((withdrawn = true), resolve(undefined))));
+    const call = ask(h, { askClient });
+    const [request] = await pendingRequests(h.store, 1);
+    await h.gate.decide(request!.id, 'allow_once', { via: 'admin' });
+    const auth: PermissionAuthorizationRecord = await call.promise;
+    expect(auth.via).toBe('admin');
+    expect(withdrawn).toBe(true);
+  });
+
+  it('a dismissed or failed question leaves the request to the admin path', async () => {
+    const h = await createGateHarness();
+    const dismissed = ask(h, { askClient: async () => undefined });
+    const failed = ask(h, { askClient: async () => Promise.reject(new Error('client went away')) });
+    const pending = await pendingRequests(h.store, 2);
+    await tick();
+    expect([dismissed.done, failed.done]).toEqual([false, false]);
+    for (const request of pending) await h.gate.decide(request.id, 'allow_once', { via: 'admin' });
+    expect((await dismissed.promise).via).toBe('admin');
+    expect((await failed.promise).via).toBe('admin');
+  });
+});
