@@ -43,7 +43,6 @@ interface ServerState {
  */
 export class CustomServers {
   private readonly states = new Map<string, ServerState>();
-  private readonly running = new Set<Promise<void>>();
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: CustomServersDeps) {}
@@ -153,11 +152,6 @@ export class CustomServers {
     return inspectTool(this.deps, id, request, signal);
   }
 
-  /** Resolves once every background discovery started so far has finished. */
-  async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
-  }
-
   private register(state: ServerState): void {
     const config = state.config;
     const revision = state.revision;
@@ -222,9 +216,7 @@ export class CustomServers {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.deps.log.error({ err: error }, 'custom server discovery failed'));
-    this.running.add(tracked);
-    void tracked.finally(() => this.running.delete(tracked));
+    void work.catch((error: unknown) => this.deps.log.error({ err: error }, 'custom server discovery failed'));
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -84,6 +84,8 @@ describe('connection tests', () => {
     expect(liveChildren.size).toBe(before);
     const after = await api.get(`/api/mcp/servers/${body.server.id}`);
     expect(after.body.server).toMatchObject({ enabled: false, connection: { state: 'disabled' }, lastTest: { ok: true }, tools: [] });
+    const saved = await api.patch(`/api/mcp/servers/${body.server.id}`, { timeoutSeconds: 30 });
+    expect(saved.body.server).toMatchObject({ timeoutSeconds: 30, lastTest: null });
   });
 
   it('a failing probe is still HTTP 200, with ok false and the failed check', async () => {
