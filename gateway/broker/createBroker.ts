@@ -1,6 +1,7 @@
 import type { McpToolResult, SourceManifest } from '../../catalog/index.js';
 import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
+import type { PermissionGate } from '../permissions/index.js';
 import { callUpstream } from './stages/callUpstream.js';
 import { withAudit } from './stages/withAudit.js';
 import { withCache, type CacheOptions } from './stages/withCache.js';
@@ -8,6 +9,7 @@ import { withLimit } from './stages/withLimit.js';
 import { withRetry } from './stages/withRetry.js';
 import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
 import { withNormalize } from './stages/withNormalize.js';
+import { withPermission } from './stages/withPermission.js';
 import { withResolve } from './stages/withResolve.js';
 import { withSizeLimit } from './stages/withSizeLimit.js';
 import { withValidation } from './stages/withValidation.js';
@@ -24,6 +26,8 @@ export interface BrokerDeps {
   /** Limiters shared by every Session (created here when absent). */
   limiters?: SourceLimiters;
   cache?: CacheOptions;
+  /** Decides dangerous actions; without it they are refused (fail closed). */
+  permissionGate?: PermissionGate;
   /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
   connectors?: ConnectorSelectionReader;
 }
@@ -47,6 +51,7 @@ export function pipelineStages(deps: BrokerDeps): Array<[name: string, stage: St
     ['withAudit', withAudit(deps)],
     ['withResolve', withResolve(deps.registry, deps.connectors)],
     ['withValidation', withValidation()],
+    ['withPermission', withPermission({ gate: deps.permissionGate, clock: deps.clock })],
     ['withCache', withCache(deps.cache)],
     ['withRetry', withRetry({ clock: deps.clock, random: deps.random ?? Math.random, policyOf: (id) => manifestOf(id).retry })],
     ['withLimit', withLimit({ limiters, limitsOf: (id) => manifestOf(id).limits, clock: deps.clock })],

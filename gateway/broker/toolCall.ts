@@ -1,6 +1,8 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolResult } from '../../catalog/index.js';
 import type { InvocationOrigin, SessionRecord } from '../core/index.js';
+import { CallDeadline, type Clock } from '../core/index.js';
+import type { ClientApprover } from '../permissions/index.js';
 import type { GovernedTool } from '../registry/index.js';
 
 /** What the stages learn about a call as it passes through; the audit stage writes it down. */
@@ -26,6 +28,10 @@ export interface ToolCall {
   allowedSourceIds?: string[];
   /** Set by `withResolve`. */
   tool?: GovernedTool;
+  /** The call's tool time; an external wait (a human deciding) holds it. Created on first use by `deadlineOf`. */
+  deadline?: CallDeadline;
+  /** Asks the human inside the agent's own client (MCP elicitation), when the client can. */
+  askClient?: ClientApprover;
   audit: CallAudit;
 }
 
@@ -47,6 +53,12 @@ export function compose(stages: Stage[], last: Handler): Handler {
 export function resolvedTool(call: ToolCall): GovernedTool {
   if (!call.tool) throw new Error('broker stage order is wrong: the tool was not resolved yet');
   return call.tool;
+}
+
+/** The call's deadline, created on first use: stages that wait hold it, stages that time the tool measure on it. */
+export function deadlineOf(call: ToolCall, clock: Clock): CallDeadline {
+  call.deadline ??= new CallDeadline(clock);
+  return call.deadline;
 }
 
 /** Creates a fresh audit record for a new call. */

@@ -1,6 +1,9 @@
-import { GatewayError, type Clock } from '../../core/index.js';
+import { GatewayError, cancelledBy, type Clock } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
-import { resolvedTool, type Handler } from '../toolCall.js';
+import { deadlineOf, resolvedTool, type Handler } from '../toolCall.js';
+
+/** Longest timer Node accepts (~24.8 days); the SDK's own timer must never beat the deadline's. */
+const SDK_BACKSTOP_MS = 2_147_483_647;
 
 export interface CallUpstreamOptions {
   registry: SourceRegistry;
@@ -19,23 +22,25 @@ export function callUpstream(options: CallUpstreamOptions): Handler {
     const source = options.registry.get(tool.sourceId);
     if (!source) throw new GatewayError('tool_unavailable', `The source ${tool.sourceId} was removed during the call.`);
     const timeoutMs = options.timeoutMsOf(tool.sourceId);
-    const attempt = new AbortController();
-    const finished = new AbortController();
-    void options.clock.sleep(timeoutMs, AbortSignal.any([finished.signal, call.signal])).then(
-      () => attempt.abort(new GatewayError('upstream_timeout', `${tool.sourceId} did not answer within ${timeoutMs / 1000} s.`, { retryable: true })),
-      () => {},
+    // The attempt runs on the call's deadline: it does not start, and its timer does not run, while
+    // an external wait (a human deciding) holds the deadline.
+    const deadline = deadlineOf(call, options.clock);
+    await deadline.whenReleased(call.signal).catch(() => Promise.reject(cancelledBy(call.signal)));
+    const attempt = deadline.timer(
+      timeoutMs,
+      () => new GatewayError('upstream_timeout', `${tool.sourceId} did not answer within ${timeoutMs / 1000} s.`, { retryable: true }),
     );
     call.audit.attempts += 1;
     try {
       const raw = await source.client.callTool(tool.upstreamName, call.arguments, {
         signal: AbortSignal.any([call.signal, attempt.signal]),
-        // The SDK's own timer is only a backstop; the clock-driven deadline above decides.
-        timeoutMs: timeoutMs + 60_000,
+        // The SDK's own timer cannot pause for a hold, so it only backstops; the deadline's timer decides.
+        timeoutMs: SDK_BACKSTOP_MS,
         ...(call.onProgress ? { onProgress: call.onProgress } : {}),
       });
       return { raw };
     } finally {
-      finished.abort();
+      attempt.dispose();
     }
   };
 }

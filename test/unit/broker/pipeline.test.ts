@@ -11,6 +11,7 @@ describe('the broker pipeline', () => {
       'withAudit',
       'withResolve',
       'withValidation',
+      'withPermission',
       'withCache',
       'withRetry',
       'withLimit',
