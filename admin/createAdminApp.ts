@@ -2,6 +2,9 @@ import { Router } from 'express';
 import { requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
+import type { Clock, EventHub, PermissionGate } from '../gateway/index.js';
+import { eventRoutes } from './eventRoutes.js';
+import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
@@ -11,6 +14,11 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   log: Logger;
   /** Why the gateway is not ready yet, or undefined when it is. */
   notReadyReason: () => string | undefined;
+  /** Human authorization routes (absent in a gateway built without permissions). */
+  permissionGate?: PermissionGate;
+  /** Live updates at /api/events; the clock paces its keep-alive lines. */
+  events?: EventHub;
+  clock?: Clock;
   /** Custom MCP servers and connector selections (absent in a gateway built without them). */
   customServers?: CustomServerRoutesDeps['customServers'];
   selection?: SettingsRoutesDeps['selection'];
@@ -32,6 +40,8 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(sessionRoutes(deps));
   // Before the permission routes: it takes PATCH /sessions/:id bodies of exactly {connectors}.
   if (deps.selection) api.use(settingsRoutes({ selection: deps.selection }));
+  if (deps.permissionGate) api.use(permissionRoutes({ sessions: deps.sessions, permissionGate: deps.permissionGate }));
+  if (deps.events && deps.clock) api.use(eventRoutes({ events: deps.events, clock: deps.clock }));
   api.use(catalogRoutes(deps));
   if (deps.customServers) api.use(customServerRoutes({ customServers: deps.customServers }));
   api.use(notFoundRoute);

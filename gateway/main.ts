@@ -16,7 +16,7 @@ import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
   LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
-  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
+  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -37,6 +37,12 @@ export interface ServeConfig {
   env: Env;
   log: Logger;
   fetch?: typeof globalThis.fetch;
+  /** Longest wait for a human permission decision, in ms (`--approval-timeout`; default 15 minutes). */
+  approvalTimeoutMs?: number;
+  /** Also ask for permission inside clients that support elicitation (`--elicitation`; default on). */
+  elicitation?: boolean;
+  /** Time as a dependency (tests pass a fake clock); the system clock by default. */
+  clock?: Clock;
 }
 
 export interface RunningGateway {
@@ -88,19 +94,22 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
 function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, token: string, log: Logger) {
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
+    events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
     ...(runtime.customServers ? { customServers: runtime.customServers } : {}),
     ...(runtime.selection ? { selection: runtime.selection } : {}),
   });
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>, storage: Awaited<ReturnType<typeof openStorage>>) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
-    clock: systemClock,
+    clock: config.clock ?? systemClock,
     newId: randomId,
     version: VERSION,
     toolPrefix: config.toolPrefix,
+    approvalTimeoutMs: config.approvalTimeoutMs,
+    elicitation: config.elicitation,
     // Custom servers' `$NAME` values resolve against the gateway's own environment.
     custom: { store: storage.customServerStore, environment: config.env },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
@@ -196,6 +205,7 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     toolPrefix: flags.toolPrefix as ToolPrefix,
     allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
     sourceLimits: sourceLimitsFlag(flags),
+    ...permissionFlags(flags),
     env,
     log,
   });
@@ -213,7 +223,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   await ensurePrivateDir(dataDir);
   const storage = await openStorage({ dataDir, log });
   const runtime = await createRuntime(
-    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags) },
+    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags), ...permissionFlags(flags) },
     storage,
   );
   const admin = await serveStdioAdmin(flags, runtime, storage, log);
@@ -270,6 +280,11 @@ function sourceLimitsFlag(flags: FlagValues): LimitOverrides {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
+}
+
+/** `--approval-timeout` (seconds) and `--elicitation on|off`. */
+function permissionFlags(flags: FlagValues): Pick<ServeConfig, 'approvalTimeoutMs' | 'elicitation'> {
+  return { approvalTimeoutMs: Number(flags.approvalTimeout ?? 900) * 1000, elicitation: flags.elicitation !== 'off' };
 }
 
 function stopSignal(): Promise<void> {

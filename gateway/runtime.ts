@@ -3,6 +3,8 @@ import { createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
+import { EventHub, type PermissionStore } from './core/index.js';
+import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry } from './registry/index.js';
 import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
 import { UpstreamClient, type UpstreamTarget } from './upstream/index.js';
@@ -36,6 +38,12 @@ export interface RuntimeOptions {
   settings?: SettingsStore;
   /** Saved custom MCP servers and the environment their `$NAME` values resolve against. */
   custom?: { store: CustomServerStore; environment: GatewayEnvironment };
+  /** Permission requests, Grants and authorizations; without them dangerous actions are refused. */
+  permissions?: PermissionStore;
+  /** Longest wait for a human decision, in ms (default 15 minutes). */
+  approvalTimeoutMs?: number;
+  /** Also ask for permission inside clients that declared elicitation (default true). */
+  elicitation?: boolean;
 }
 
 export interface GatewayRuntime {
@@ -46,6 +54,10 @@ export interface GatewayRuntime {
   selection?: ConnectorSelection;
   /** Custom MCP servers (present when `custom` was given). */
   customServers?: CustomServers;
+  /** Live updates for the admin page (`GET /api/events`). */
+  events: EventHub;
+  /** Decides dangerous actions (present when `permissions` was given). */
+  permissionGate?: PermissionGate;
   close(): Promise<void>;
 }
 
@@ -66,9 +78,15 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     registry.add(withOverrides(extra.manifest, options.limitOverrides), client);
   }
   await registry.discoverAll();
+  const events = new EventHub();
+  const permissionGate = options.permissions
+    ? createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs })
+    : undefined;
+  // Requests left pending by a crash can never be answered now: mark them before serving.
+  await permissionGate?.orphanPending();
   const { projects, settings, sessions, clock } = options;
   const selection = projects && settings ? createConnectorSelection({ sessions, projects, settings, registry, clock }) : undefined;
-  const broker = createBroker({ registry, ...options, ...(selection ? { connectors: selection } : {}) });
+  const broker = createBroker({ registry, ...options, permissionGate, ...(selection ? { connectors: selection } : {}) });
   const customServers = selection && options.custom ? new CustomServers({ ...options, ...options.custom, registry, broker, selection }) : undefined;
   // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
   await customServers?.start();
@@ -77,10 +95,13 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     broker,
     downstream: {
       registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock,
+      permissionGate, elicitation: options.elicitation !== false,
       ...(selection ? { connectors: selection } : {}),
     },
     ...(selection ? { selection } : {}),
     ...(customServers ? { customServers } : {}),
+    events,
+    ...(permissionGate ? { permissionGate } : {}),
     close: () => registry.close(),
   };
 }

@@ -2,7 +2,7 @@
 export interface FlagSpec {
   name: string;
   env: string;
-  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json';
+  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json' | 'seconds';
   choices?: readonly string[];
   default?: string;
   help: string;
@@ -19,6 +19,8 @@ export const FLAGS = {
   project: { name: 'project', env: 'SCIGATE_PROJECT', kind: 'string', default: 'default', help: 'project id of the stdio session' },
   adminPort: { name: 'admin-port', env: 'SCIGATE_ADMIN_PORT', kind: 'port', default: '0', help: 'also serve the admin API on this port (0: off)' },
   sourceLimits: { name: 'source-limits', env: 'SCIGATE_SOURCE_LIMITS', kind: 'json', default: '{}', help: 'per-source limit overrides as JSON, e.g. {"arxiv":{"minTimeMs":0}}' },
+  approvalTimeout: { name: 'approval-timeout', env: 'SCIGATE_APPROVAL_TIMEOUT', kind: 'seconds', default: '900', help: 'seconds a dangerous action waits for a human decision (then permission_expired)' },
+  elicitation: { name: 'elicitation', env: 'SCIGATE_ELICITATION', kind: 'choice', choices: ['on', 'off'], default: 'on', help: 'also ask for permission inside MCP clients that support elicitation' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -26,8 +28,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };

@@ -60,6 +60,11 @@ function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): str
       if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`${where} must be a port number 0–65535, not "${raw}".`);
       return port;
     }
+    case 'seconds': {
+      const seconds = Number(raw);
+      if (!/^\d+$/.test(raw) || seconds < 1 || seconds > 86_400) throw new UsageError(`${where} must be whole seconds 1–86400, not "${raw}".`);
+      return seconds;
+    }
     case 'choice':
       if (!spec.choices!.includes(raw)) throw new UsageError(`${where} must be one of ${spec.choices!.join(', ')}, not "${raw}".`);
       return raw;

@@ -4,6 +4,8 @@ import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, t
 import { newCallAudit, type Broker } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { failureResult, successResult, toListedTool } from './toolResults.js';
+import type { PermissionGate } from '../permissions/index.js';
+import { clientApprover } from './clientApprover.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -12,6 +14,10 @@ export interface DownstreamDeps {
   newId: NewId;
   log: Logger;
   version: string;
+  /** Cancels the pending permission requests of a session that closes. */
+  permissionGate?: PermissionGate;
+  /** Also ask for permission inside clients that declared elicitation (default true). */
+  elicitation?: boolean;
   /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
   connectors?: ConnectorSelectionReader;
 }
@@ -54,6 +60,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
         origin: 'agent',
         signal: extra.signal,
         audit: newCallAudit(),
+        askClient: clientApprover(server, extra, deps.elicitation !== false),
         ...(progressToken !== undefined
           ? {
               onProgress: (p) =>
@@ -76,6 +83,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
   const previousOnClose = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    void deps.permissionGate?.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
     unsubscribeSelection?.();
     previousOnClose?.();
   };

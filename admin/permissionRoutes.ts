@@ -1,0 +1,63 @@
+import { Router, json, type NextFunction, type Request, type Response } from 'express';
+import {
+  GatewayError, parseDecisionBody, parseSessionPatch, type PermissionGate, type PermissionRequestStatus, type SessionStore,
+} from '../gateway/index.js';
+
+export interface PermissionRoutesDeps {
+  sessions: SessionStore;
+  permissionGate: PermissionGate;
+}
+
+const STATUSES: readonly PermissionRequestStatus[] = ['pending', 'allowed', 'denied', 'expired', 'cancelled', 'orphaned'];
+
+/**
+ * Human authorization (GATEWAY.md §10): a Session's requests, decisions, Grants and authorizations,
+ * and its approval mode. Decisions for an old epoch or an already-decided request get 409.
+ */
+export function permissionRoutes(deps: PermissionRoutesDeps): Router {
+  const router = Router();
+  const gate = deps.permissionGate;
+  router.use(['/sessions', '/permission-requests'], json({ limit: '64kb' }));
+  const sessionOr404 = (id: string) => {
+    const session = deps.sessions.get(id);
+    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    return session;
+  };
+
+  // Only a body naming approvalMode is handled here; `{connectors}` goes on to the selection routes.
+  router.patch('/sessions/:id', async (req: Request, res: Response, next: NextFunction) => {
+    if (typeof req.body !== 'object' || req.body === null || !('approvalMode' in req.body)) return next();
+    sessionOr404(String(req.params.id));
+    const { approvalMode } = parseSessionPatch(req.body ?? {});
+    res.json({ session: await gate.setApprovalMode(String(req.params.id), approvalMode) });
+  });
+
+  router.get('/sessions/:id/permission-requests', (req, res) => {
+    const session = sessionOr404(req.params.id);
+    const status = req.query.status;
+    if (status !== undefined && !STATUSES.includes(status as PermissionRequestStatus)) {
+      throw new GatewayError('invalid_input', `status: must be one of ${STATUSES.join(', ')}`, { details: { field: 'status' } });
+    }
+    const requests = gate.listRequests(session.id, status as PermissionRequestStatus | undefined);
+    res.json({ epoch: session.permissionEpoch, approvalMode: session.approvalMode, requests });
+  });
+
+  router.post('/permission-requests/:id/decision', async (req, res) => {
+    const { decision, epoch } = parseDecisionBody(req.body ?? {});
+    const request = await gate.decide(req.params.id, decision, { via: 'admin', ...(epoch !== undefined ? { epoch } : {}) });
+    res.json({ request });
+  });
+
+  router.get('/sessions/:id/grants', (req, res) => {
+    res.json({ grants: gate.listGrants(sessionOr404(req.params.id).id) });
+  });
+
+  router.delete('/grants/:id', async (req, res) => {
+    res.json({ grant: await gate.revokeGrant(req.params.id) });
+  });
+
+  router.get('/sessions/:id/authorizations', (req, res) => {
+    res.json({ authorizations: gate.listAuthorizations(sessionOr404(req.params.id).id) });
+  });
+  return router;
+}
