@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
+import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import type { InProcessServer, UpstreamTarget } from './upstreamTarget.js';
 
@@ -130,7 +131,10 @@ export class UpstreamClient {
   }
 
   private createTransport(target: UpstreamTarget): Transport {
-    const requestInit = (headers?: Record<string, string>) => (headers ? { requestInit: { headers } } : {});
+    const requestInit = (headers?: Record<string, string>) => ({
+      fetch: abortIsolatingFetch(),
+      ...(headers ? { requestInit: { headers } } : {}),
+    });
     switch (target.kind) {
       case 'stdio':
         return new ProcessGroupStdioTransport({ ...target, log: this.options.log });

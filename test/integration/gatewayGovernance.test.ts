@@ -84,7 +84,7 @@ describe('governance through the gateway', () => {
     const client = await gateway.connect();
     const call = client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'never answers' } }).catch((e: unknown) => e);
     await waitUntil(() => requests === 1);
-    await (client.transport as { terminateSession(): Promise<void> }).terminateSession();
+    await (client.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
     await client.close();
     await call;
     const { sessions } = await api(gateway, '/api/sessions');
