@@ -1,8 +1,12 @@
 import type { BuiltinSource } from './shared/sourceDefinition.js';
 import { arxivSource } from './arxiv/index.js';
+import { uniprotSource } from './uniprot/index.js';
 
 /** Every built-in source, in catalog order. */
-export const builtinSources: readonly BuiltinSource[] = [arxivSource];
+export const builtinSources: readonly BuiltinSource[] = [
+  arxivSource,
+  uniprotSource,
+];
 
 /** The built-in source with this id, if any. */
 export function findBuiltinSource(id: string): BuiltinSource | undefined {

@@ -7,3 +7,8 @@ export * from './toolResponses.js';
 export * from './envelope.js';
 export * from './xml.js';
 export * from './json.js';
+export * from './parseShape.js';
+export * from './fetchJson.js';
+export * from './retryAfter.js';
+export * from './linkHeader.js';
+export * from './artifactBaseUrl.js';

@@ -1,0 +1,66 @@
+import type { SourceDeps } from './sourceDefinition.js';
+import { classifyHttpStatus } from './providerError.js';
+import { providerFetch, type ProviderFetchOptions } from './providerFetch.js';
+import { parseJson } from './json.js';
+import { readRetryAfterMs } from './retryAfter.js';
+
+/** A provider's JSON answer; `json` is undefined for a bodiless 204 (RCSB search's "no hits") or a non-JSON error body. */
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  json: unknown;
+  /** The raw body, for reading a passed-through error status. */
+  body: string;
+}
+
+/**
+ * GETs a provider JSON endpoint: every failure classified, the body parsed (malformed → retryable
+ * `upstream_error`), and a 429's `Retry-After` read with fractional seconds (which `providerFetch`
+ * does not read) so the broker can honour it.
+ */
+export async function fetchJson(deps: SourceDeps, url: string, options: ProviderFetchOptions): Promise<JsonResponse> {
+  const response = await providerFetch(deps, url, {
+    accept: 'application/json',
+    describeError: describeJsonError,
+    ...options,
+    passStatuses: [...(options.passStatuses ?? []), 429],
+  });
+  if (response.status === 429 && !options.passStatuses?.includes(429)) {
+    const nowMs = (deps.now?.() ?? new Date()).getTime();
+    const retryAfterMs = readRetryAfterMs(response.headers.get('retry-after'), nowMs);
+    const describe = options.describeError ?? describeJsonError;
+    throw classifyHttpStatus(options.provider, 429, describe(response.body), retryAfterMs);
+  }
+  if (response.status === 204 && response.body.trim() === '') {
+    return { ...response, json: undefined };
+  }
+  // A passed-through error status (Reactome's 404 for no hits) may come with an HTML page: its body
+  // is read only when it is JSON, and the caller decides from the status alone.
+  const json = response.status >= 300 ? tryParse(response.body) : parseJson(response.body, options.provider);
+  return { ...response, json };
+}
+
+function tryParse(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The provider's own reason from a JSON error body: `messages[]` (UniProt, Reactome), `error`
+ * (Ensembl), `error_message` (ChEMBL), `message` (RCSB); empty when there is none.
+ */
+export function describeJsonError(body: string): string {
+  const value = tryParse(body);
+  if (typeof value !== 'object' || value === null) return '';
+  const fields = value as Record<string, unknown>;
+  const messages = fields.messages;
+  if (Array.isArray(messages)) return messages.filter((m) => typeof m === 'string').join('; ');
+  for (const key of ['error', 'error_message', 'message', 'reason']) {
+    const text = fields[key];
+    if (typeof text === 'string' && text.trim() !== '') return text;
+  }
+  return '';
+}

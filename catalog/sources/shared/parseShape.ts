@@ -1,0 +1,15 @@
+import type { z } from 'zod';
+import { ProviderError } from './providerError.js';
+
+/**
+ * Checks parsed provider JSON against the shape a source relies on. Unknown keys are dropped, not
+ * rejected (providers add fields often, so `.strict()` would break on every release); a missing or
+ * mistyped field the source needs is an `upstream_error` that a retry will not fix.
+ */
+export function parseShape<T extends z.ZodType>(schema: T, value: unknown, provider: string, what: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const at = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new ProviderError('upstream_error', `${provider} sent an unexpected ${what}${at}: ${issue.message}`);
+}
