@@ -2,12 +2,14 @@ import type { BuiltinSource } from './shared/sourceDefinition.js';
 import { arxivSource } from './arxiv/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
+import { ensemblSource } from './ensembl/index.js';
 
 /** Every built-in source, in catalog order. */
 export const builtinSources: readonly BuiltinSource[] = [
   arxivSource,
   uniprotSource,
   pdbSource,
+  ensemblSource,
 ];
 
 /** The built-in source with this id, if any. */
