@@ -3,6 +3,7 @@ import { arxivSource } from './arxiv/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
+import { reactomeSource } from './reactome/index.js';
 
 /** Every built-in source, in catalog order. */
 export const builtinSources: readonly BuiltinSource[] = [
@@ -10,6 +11,7 @@ export const builtinSources: readonly BuiltinSource[] = [
   uniprotSource,
   pdbSource,
   ensemblSource,
+  reactomeSource,
 ];
 
 /** The built-in source with this id, if any. */
