@@ -4,6 +4,7 @@ import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
 import { reactomeSource } from './reactome/index.js';
+import { chemblSource } from './chembl/index.js';
 
 /** Every built-in source, in catalog order. */
 export const builtinSources: readonly BuiltinSource[] = [
@@ -12,6 +13,7 @@ export const builtinSources: readonly BuiltinSource[] = [
   pdbSource,
   ensemblSource,
   reactomeSource,
+  chemblSource,
 ];
 
 /** The built-in source with this id, if any. */
