@@ -127,6 +127,8 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     s.h.registry.get('flaky')!.manifest.retry.attempts = 1;
     const pending = s.h.call(TOOL, { id: 'h' });
     await sleeperRegistered(s.h.clock, (ms) => ms === 60_000);
+    // Let the call reach the upstream first, so the timeout cancels work that is really running.
+    await waitUntil(() => s.counters.calls === 1);
     s.h.clock.advance(60_000);
     const out = await pending;
     expect(out.error?.toJSON()).toMatchObject({ code: 'upstream_timeout', retryable: true, attempts: 1 });
