@@ -1,8 +1,6 @@
 import type { SourceDeps } from './sourceDefinition.js';
-import { classifyHttpStatus } from './providerError.js';
 import { providerFetch, type ProviderFetchOptions } from './providerFetch.js';
 import { parseJson } from './json.js';
-import { readRetryAfterMs } from './retryAfter.js';
 
 /** A provider's JSON answer; `json` is undefined for a bodiless 204 (RCSB search's "no hits") or a non-JSON error body. */
 export interface JsonResponse {
@@ -14,23 +12,11 @@ export interface JsonResponse {
 }
 
 /**
- * GETs a provider JSON endpoint: every failure classified, the body parsed (malformed → retryable
- * `upstream_error`), and a 429's `Retry-After` read with fractional seconds (which `providerFetch`
- * does not read) so the broker can honour it.
+ * GETs a provider JSON endpoint: every failure classified (a 429 with its Retry-After), the body
+ * parsed (malformed → retryable `upstream_error`).
  */
 export async function fetchJson(deps: SourceDeps, url: string, options: ProviderFetchOptions): Promise<JsonResponse> {
-  const response = await providerFetch(deps, url, {
-    accept: 'application/json',
-    describeError: describeJsonError,
-    ...options,
-    passStatuses: [...(options.passStatuses ?? []), 429],
-  });
-  if (response.status === 429 && !options.passStatuses?.includes(429)) {
-    const nowMs = (deps.now?.() ?? new Date()).getTime();
-    const retryAfterMs = readRetryAfterMs(response.headers.get('retry-after'), nowMs);
-    const describe = options.describeError ?? describeJsonError;
-    throw classifyHttpStatus(options.provider, 429, describe(response.body), retryAfterMs);
-  }
+  const response = await providerFetch(deps, url, { accept: 'application/json', describeError: describeJsonError, ...options });
   if (response.status === 204 && response.body.trim() === '') {
     return { ...response, json: undefined };
   }

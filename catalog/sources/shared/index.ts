@@ -9,6 +9,5 @@ export * from './xml.js';
 export * from './json.js';
 export * from './parseShape.js';
 export * from './fetchJson.js';
-export * from './retryAfter.js';
 export * from './linkHeader.js';
 export * from './artifactBaseUrl.js';

@@ -24,11 +24,14 @@ export function boundProviderText(text: string): string {
   return flat.length <= MAX_PROVIDER_TEXT_CHARS ? flat : `${flat.slice(0, MAX_PROVIDER_TEXT_CHARS - 1)}…`;
 }
 
-/** Reads `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * Reads `Retry-After` as seconds (fractions too: Ensembl sends `0.4`, rounded up so nobody retries
+ * early) or as an HTTP date; undefined when absent or unreadable.
+ */
 export function parseRetryAfterMs(header: string | null, nowMs: number): number | undefined {
   if (!header) return undefined;
   const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
