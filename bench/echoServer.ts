@@ -67,7 +67,8 @@ export async function startEchoServer(): Promise<{ url: string; server: Server }
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
     const mcp = createEchoMcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The SDK's default response mode (SSE), as most MCP servers and scigate itself answer.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close().then(() => mcp.close()));
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);

@@ -1,4 +1,4 @@
-import initSqlJs, { type Database, type SqlValue } from 'sql.js';
+import initSqlJs, { type Database, type SqlValue, type Statement } from 'sql.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../gateway/core/index.js';
@@ -24,6 +24,8 @@ export class SqlDatabase {
   private seq = 0;
   private sinceCheckpoint = 0;
   private checkpointing: Promise<void> | undefined;
+  /** Prepared once per SQL text; sql.js frees them on export, so a checkpoint clears the cache. */
+  private readonly statements = new Map<string, Statement>();
 
   private constructor(
     private readonly db: Database,
@@ -52,7 +54,7 @@ export class SqlDatabase {
 
   /** Runs a write and resolves once it is durable in the journal. */
   async write(sql: string, params: SqlParam[] = []): Promise<void> {
-    this.db.run(sql, params);
+    this.prepared(sql).run(params);
     this.seq += 1;
     await this.journal.append({ seq: this.seq, sql, params });
     this.sinceCheckpoint += 1;
@@ -66,14 +68,29 @@ export class SqlDatabase {
 
   /** Rows of a read query as objects keyed by column name. */
   all(sql: string, params: SqlParam[] = []): Array<Record<string, SqlValue>> {
-    const statement = this.db.prepare(sql, params);
+    const statement = this.prepared(sql);
     try {
+      statement.bind(params);
       const rows: Array<Record<string, SqlValue>> = [];
       while (statement.step()) rows.push(statement.getAsObject());
       return rows;
     } finally {
-      statement.free();
+      statement.reset();
     }
+  }
+
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private freeStatements(): void {
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
   }
 
   /**
@@ -90,6 +107,7 @@ export class SqlDatabase {
   async close(): Promise<void> {
     await this.checkpoint();
     await this.journal.close();
+    this.freeStatements();
     this.db.close();
   }
 
@@ -97,6 +115,7 @@ export class SqlDatabase {
     await this.journal.drainAndPause();
     try {
       this.db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal_seq', ?)", [String(this.seq)]);
+      this.freeStatements();
       const bytes = this.db.export();
       this.sinceCheckpoint = 0;
       await writeFileAtomic(this.dbPath, bytes);
