@@ -38,8 +38,8 @@ export interface AuthorizeInput {
   deadline?: CallDeadline;
   /** Also asks inside the agent's client (elicitation); the first decision from either place wins. */
   askClient?: ClientApprover;
-  /** Called once when the action starts to wait for a human. */
-  onWaiting?: (request: PermissionRequestRecord) => void;
+  /** Called once when the action starts to wait for a human; `waitEnded` aborts when the wait is over. */
+  onWaiting?: (request: PermissionRequestRecord, waitEnded: AbortSignal) => void;
 }
 
 type Resolved = [Waiter, PermissionResolution, WaitOutcome];
@@ -178,7 +178,7 @@ export class PermissionGate {
         this.pending.drop(request.id);
         throw error;
       });
-      input.onWaiting?.(request);
+      input.onWaiting?.(request, stop.signal);
       const outcome = await waiter.outcome;
       if ('error' in outcome) throw outcome.error;
       return outcome.authorization;

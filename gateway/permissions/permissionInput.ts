@@ -1,5 +1,5 @@
-import { z, type ZodType } from 'zod';
-import { GatewayError, type ApprovalMode, type PermissionDecision } from '../core/index.js';
+import { z } from 'zod';
+import { parseInput, type ApprovalMode, type PermissionDecision } from '../core/index.js';
 
 const decisionBody = z
   .object({
@@ -18,20 +18,10 @@ const sessionPatchBody = z
 
 /** `POST /api/permission-requests/:id/decision` body. */
 export function parseDecisionBody(input: unknown): { decision: PermissionDecision; epoch?: number } {
-  return parseOrThrow(decisionBody, input);
+  return parseInput(decisionBody, input);
 }
 
-/** `PATCH /api/sessions/:id` body. */
+/** `PATCH /api/sessions/:id` body (the approval-mode part). */
 export function parseSessionPatch(input: unknown): { approvalMode: ApprovalMode } {
-  return parseOrThrow(sessionPatchBody, input);
-}
-
-function parseOrThrow<T>(schema: ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const keys = (issue as { keys?: string[] }).keys;
-  const field = [...issue.path, ...(issue.code === 'unrecognized_keys' && keys ? [keys[0]] : [])].map(String).join('.');
-  const message = issue.code === 'unrecognized_keys' ? 'is not a known field' : issue.message;
-  throw new GatewayError('invalid_input', `${field || '(body)'}: ${message}`, { details: { field } });
+  return parseInput(sessionPatchBody, input);
 }

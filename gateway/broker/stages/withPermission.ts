@@ -2,6 +2,9 @@ import { GatewayError, type Clock, type PermissionRequestRecord } from '../../co
 import { dangerousToolCall, type PermissionGate } from '../../permissions/index.js';
 import { deadlineOf, resolvedTool, type Stage, type ToolCall } from '../toolCall.js';
 
+/** How often a waiting call reports progress (when its client asked for progress). */
+const WAITING_PROGRESS_EVERY_MS = 15_000;
+
 export interface PermissionOptions {
   /** Decides dangerous actions. Without one, every dangerous action is refused (fail closed). */
   gate: PermissionGate | undefined;
@@ -31,7 +34,7 @@ export function withPermission(options: PermissionOptions): Stage {
       signal: call.signal,
       deadline: deadlineOf(call, options.clock),
       ...(call.askClient ? { askClient: call.askClient } : {}),
-      onWaiting: (request) => reportWaiting(call, request),
+      onWaiting: (request, waitEnded) => void reportWaiting({ call, request, waitEnded, clock: options.clock }),
     });
     call.audit.authorizationId = authorization.id;
     if (!authorization.allowed) {
@@ -43,7 +46,15 @@ export function withPermission(options: PermissionOptions): Stage {
   };
 }
 
-/** Tells a client that asked for progress why nothing happens yet. */
-function reportWaiting(call: ToolCall, request: PermissionRequestRecord): void {
-  call.onProgress?.({ progress: 0, message: `Waiting for the user to allow ${request.action} ${request.resource} (request ${request.id}).` });
+/**
+ * Tells a client that asked for progress why nothing happens yet, and keeps telling it while the
+ * human decides: clients that reset their request timeout on progress then wait as long as the human.
+ */
+async function reportWaiting(w: { call: ToolCall; request: PermissionRequestRecord; waitEnded: AbortSignal; clock: Clock }): Promise<void> {
+  if (!w.call.onProgress) return;
+  const message = `Waiting for the user to allow ${w.request.action} ${w.request.resource} (request ${w.request.id}).`;
+  for (let beat = 0; !w.waitEnded.aborted; beat++) {
+    w.call.onProgress({ progress: beat, message });
+    await w.clock.sleep(WAITING_PROGRESS_EVERY_MS, w.waitEnded).catch(() => {});
+  }
 }

@@ -52,6 +52,28 @@ describe('withPermission', () => {
     expect(next).not.toHaveBeenCalled();
   });
 
+  it('keeps a client that asked for progress informed while the human decides, and stops when decided', async () => {
+    const h = await createGateHarness();
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const call = newToolCall({
+      tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')!, onProgress: (p) => progress.push(p),
+    });
+    const running = withPermission({ gate: h.gate, clock: h.clock })(passes())(call);
+    const [request] = await pendingRequests(h.store, 1);
+    await until(() => progress.length === 1);
+    h.clock.advance(15_000);
+    await until(() => progress.length === 2);
+    h.clock.advance(15_000);
+    await until(() => progress.length === 3);
+    expect(progress.map((p) => p.progress)).toEqual([0, 1, 2]);
+    expect(progress[0]!.message).toContain(request!.id);
+    await h.gate.decide(request!.id, 'allow_once', { via: 'admin' });
+    await running;
+    h.clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(progress).toHaveLength(3);
+  });
+
   it('without a permission service dangerous calls are refused (fail closed)', async () => {
     const next = passes();
     await expect(withPermission({ gate: undefined, clock: new FakeClock() })(next)(newToolCall({ tool: writeTool }))).rejects.toMatchObject({
