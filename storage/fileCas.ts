@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Cas } from '../gateway/core/index.js';
+import { sha256Hex, type Cas } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -17,7 +16,7 @@ export class FileCas implements Cas {
   constructor(private readonly root: string) {}
 
   async put(bytes: Uint8Array): Promise<string> {
-    const hash = createHash('sha256').update(bytes).digest('hex');
+    const hash = sha256Hex(bytes);
     if (this.known.has(hash)) return hash;
     // Two calls storing the same new bytes at once share one write.
     let write = this.writing.get(hash);

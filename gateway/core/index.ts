@@ -8,3 +8,4 @@ export * from './canonicalJson.js';
 export * from './callDeadline.js';
 export * from './eventHub.js';
 export * from './parseInput.js';
+export * from './sha256.js';

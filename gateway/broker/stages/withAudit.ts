@@ -1,4 +1,4 @@
-import { GatewayError, canonicalJson, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
+import { GatewayError, canonicalJson, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
 import type { Stage, ToolCall } from '../toolCall.js';
 
 export interface AuditDeps {
@@ -34,14 +34,15 @@ type Ending = { result: unknown; error?: undefined } | { error: GatewayError; re
 
 async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending: Ending): Promise<void> {
   const encoder = new TextEncoder();
-  const argumentsJson = canonicalJson(call.arguments);
-  const [casHash, argumentsHash] = await Promise.all([
-    deps.cas.put(encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result))),
-    deps.cas.put(encoder.encode(argumentsJson)),
-  ]);
+  const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
+  const argumentsBytes = encoder.encode(canonicalJson(call.arguments));
+  // The addresses are known up front, so the blobs and the row are written at once (one round of
+  // fsyncs, shared with concurrent calls) rather than one after the other.
+  const casHash = sha256Hex(resultBytes);
+  const argumentsHash = sha256Hex(argumentsBytes);
   const endedAt = deps.clock.now();
   const error = ending.error;
-  await deps.invocations.record({
+  const row = deps.invocations.record({
     id: call.invocationId,
     sessionId: call.session.id,
     projectId: call.session.projectId,
@@ -63,6 +64,7 @@ async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
   });
+  await Promise.all([deps.cas.put(resultBytes), deps.cas.put(argumentsBytes), row]);
   deps.log.info(
     { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: error?.code ?? 'ok', durationMs: endedAt - startedAt },
     'tool call',
