@@ -38,7 +38,6 @@ export function createAdminApp(deps: AdminDeps): Router {
   const api = Router();
   api.use(auth);
   api.use(sessionRoutes(deps));
-  // Before the permission routes: it takes PATCH /sessions/:id bodies of exactly {connectors}.
   if (deps.selection) api.use(settingsRoutes({ selection: deps.selection }));
   if (deps.permissionGate) api.use(permissionRoutes({ sessions: deps.sessions, permissionGate: deps.permissionGate }));
   if (deps.events && deps.clock) api.use(eventRoutes({ events: deps.events, clock: deps.clock }));

@@ -1,6 +1,6 @@
-import { Router, json, type NextFunction, type Request, type Response } from 'express';
+import { Router, json } from 'express';
 import {
-  GatewayError, parseDecisionBody, parseSessionPatch, type PermissionGate, type PermissionRequestStatus, type SessionStore,
+  GatewayError, parseDecisionBody, type PermissionGate, type PermissionRequestStatus, type SessionStore,
 } from '../gateway/index.js';
 
 export interface PermissionRoutesDeps {
@@ -23,14 +23,6 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
     if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
     return session;
   };
-
-  // Only a body naming approvalMode is handled here; `{connectors}` goes on to the selection routes.
-  router.patch('/sessions/:id', async (req: Request, res: Response, next: NextFunction) => {
-    if (typeof req.body !== 'object' || req.body === null || !('approvalMode' in req.body)) return next();
-    sessionOr404(String(req.params.id));
-    const { approvalMode } = parseSessionPatch(req.body ?? {});
-    res.json({ session: await gate.setApprovalMode(String(req.params.id), approvalMode) });
-  });
 
   router.get('/sessions/:id/permission-requests', (req, res) => {
     const session = sessionOr404(req.params.id);

@@ -1,13 +1,20 @@
-import { Router } from 'express';
-import { GatewayError, type Cas, type InvocationStore, type SessionStore } from '../gateway/index.js';
+import { Router, json } from 'express';
+import { sessionPatchSchema } from '../catalog/index.js';
+import {
+  GatewayError, parseInput, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
+} from '../gateway/index.js';
 
 export interface SessionRoutesDeps {
   sessions: SessionStore;
   invocations: InvocationStore;
   cas: Cas;
+  /** Changes approval modes (rotating the permission epoch); absent without permissions. */
+  permissionGate?: PermissionGate;
+  /** Changes a Session's connector selection; absent without custom servers. */
+  selection?: ConnectorSelection;
 }
 
-/** Sessions and their invocations (audit), read-only. */
+/** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
 export function sessionRoutes(deps: SessionRoutesDeps): Router {
   const router = Router();
   const sessionOr404 = (id: string) => {
@@ -21,6 +28,20 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
   });
 
   router.get('/sessions/:id', (req, res) => {
+    res.json({ session: sessionOr404(req.params.id) });
+  });
+
+  router.patch('/sessions/:id', json({ limit: '64kb' }), async (req, res) => {
+    sessionOr404(req.params.id);
+    const patch = parseInput(sessionPatchSchema, req.body ?? {});
+    if (patch.connectors !== undefined) {
+      if (!deps.selection) throw new GatewayError('not_found', 'Connector selection is not available in this gateway.');
+      await deps.selection.setSessionConnectors(req.params.id, patch.connectors);
+    }
+    if (patch.approvalMode !== undefined) {
+      if (!deps.permissionGate) throw new GatewayError('not_found', 'Approval modes are not available in this gateway.');
+      await deps.permissionGate.setApprovalMode(req.params.id, patch.approvalMode);
+    }
     res.json({ session: sessionOr404(req.params.id) });
   });
 

@@ -1,5 +1,5 @@
-import { Router, json, type NextFunction, type Request, type Response } from 'express';
-import { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionConnectorsSchema } from '../catalog/index.js';
+import { Router, json } from 'express';
+import { createProjectSchema, patchProjectSchema, patchSettingsSchema } from '../catalog/index.js';
 import { parseInput, type ConnectorSelection } from '../gateway/index.js';
 
 export interface SettingsRoutesDeps {
@@ -10,7 +10,7 @@ export interface SettingsRoutesDeps {
 export function settingsRoutes(deps: SettingsRoutesDeps): Router {
   const router = Router();
   const selection = deps.selection;
-  router.use(['/settings', '/projects', '/sessions'], json({ limit: '1mb' }));
+  router.use(['/settings', '/projects'], json({ limit: '1mb' }));
 
   router.get('/settings', (_req, res) => {
     res.json({ settings: { connectors: selection.globalConnectors() } });
@@ -28,14 +28,6 @@ export function settingsRoutes(deps: SettingsRoutesDeps): Router {
   });
   router.patch('/projects/:id', async (req, res) => {
     res.json({ project: await selection.updateProject(req.params.id, parseInput(patchProjectSchema, req.body ?? {})) });
-  });
-  // Only a body of exactly `{connectors}` is handled here; anything else (approvalMode) goes to the next route.
-  router.patch('/sessions/:id', async (req: Request, res: Response, next: NextFunction) => {
-    const body: unknown = req.body;
-    const keys = typeof body === 'object' && body !== null ? Object.keys(body) : [];
-    if (keys.length !== 1 || keys[0] !== 'connectors') return next();
-    const { connectors } = parseInput(sessionConnectorsSchema, body);
-    res.json({ session: await selection.setSessionConnectors(String(req.params.id), connectors) });
   });
   return router;
 }

@@ -35,7 +35,22 @@ export const patchProjectSchema = z
   .strict();
 
 /** The connector part of `PATCH /api/sessions/:id`. */
-export const sessionConnectorsSchema = z.object({ connectors: connectorSelectionSchema }).strict();
+/**
+ * `PATCH /api/sessions/:id`: the approval mode and/or the connector selection. `never_ask` was a
+ * short-lived name for `always_allow` (seed §11); it is accepted and stored as `always_allow`.
+ */
+export const sessionPatchSchema = z
+  .object({
+    approvalMode: z
+      .enum(['ask_for_dangerous', 'always_allow', 'never_ask'])
+      .transform((m) => (m === 'never_ask' ? ('always_allow' as const) : m))
+      .optional(),
+    connectors: connectorSelectionSchema.optional(),
+  })
+  .strict()
+  .refine((patch) => patch.approvalMode !== undefined || patch.connectors !== undefined, {
+    message: 'name approvalMode and/or connectors',
+  });
 
 export type ConnectorSelectionValue = z.infer<typeof connectorSelectionSchema>;
 export type CreateProject = z.infer<typeof createProjectSchema>;
