@@ -11,11 +11,11 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource, limitOverridesSchema, type LimitOverrides, type SourceDeps, type ToolPrefix } from '../catalog/index.js';
+import { findBuiltinSource, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
 import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
+  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
   randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
 } from './index.js';
 
@@ -117,29 +117,9 @@ async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateS
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
       : { isolate: false },
-    sourceDeps: (id) => sourceDeps(id, config.env, config.fetch),
-    sourceChildEnv: (id) => sourceEnv(id, config.env),
+    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, ...(config.fetch ? { fetch: config.fetch } : {}) }),
+    sourceChildEnv: (id) => sourceChildEnv(id, config.env),
   });
-}
-
-/** `SCIGATE_<SOURCE>_BASE_URL` and the NCBI settings, for a source in-process or as a child. */
-function sourceEnv(sourceId: string, env: Env): Record<string, string> {
-  const names = [baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL'];
-  return Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]));
-}
-
-function sourceDeps(sourceId: string, env: Env, fetchImpl = globalThis.fetch): SourceDeps {
-  const baseUrl = env[baseUrlVariable(sourceId)];
-  return {
-    fetch: fetchImpl,
-    userAgent: `scigate/${VERSION} (+https://github.com/scigate/scigate)`,
-    settings: { NCBI_API_KEY: env.NCBI_API_KEY, NCBI_EMAIL: env.NCBI_EMAIL },
-    ...(baseUrl ? { baseUrl } : {}),
-  };
-}
-
-function baseUrlVariable(sourceId: string): string {
-  return `SCIGATE_${sourceId.toUpperCase().replaceAll('-', '_')}_BASE_URL`;
 }
 
 function listen(server: HttpServer, host: string, port: number, portFlag = '--port (SCIGATE_PORT)'): Promise<void> {
@@ -253,7 +233,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = source.createServer(sourceDeps(sourceId, env));
+  const server = source.createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
@@ -273,13 +253,6 @@ async function runToken(flags: FlagValues): Promise<number> {
   process.stdout.write(`${token.token}\n`);
   process.stderr.write(`${token.created ? 'New token written to' : 'Token file:'} ${token.path}\n`);
   return 0;
-}
-
-function sourceLimitsFlag(flags: FlagValues): LimitOverrides {
-  const parsed = limitOverridesSchema.safeParse(JSON.parse(String(flags.sourceLimits ?? '{}')));
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
 }
 
 /** `--approval-timeout` (seconds) and `--elicitation on|off`. */

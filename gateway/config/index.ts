@@ -1,2 +1,3 @@
 export * from './flags.js';
 export * from './parseCommandLine.js';
+export * from './sourceSettings.js';
