@@ -1,5 +1,6 @@
 import type { BuiltinSource } from './shared/sourceDefinition.js';
 import { arxivSource } from './arxiv/index.js';
+import { pubmedSource } from './pubmed/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
@@ -9,6 +10,7 @@ import { chemblSource } from './chembl/index.js';
 /** Every built-in source, in catalog order. */
 export const builtinSources: readonly BuiltinSource[] = [
   arxivSource,
+  pubmedSource,
   uniprotSource,
   pdbSource,
   ensemblSource,

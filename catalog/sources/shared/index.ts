@@ -11,3 +11,5 @@ export * from './parseShape.js';
 export * from './fetchJson.js';
 export * from './linkHeader.js';
 export * from './artifactBaseUrl.js';
+export * from './eutilsClient.js';
+export * from './secondaryBaseUrl.js';

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import {
+  MAX_TOOL_NAME_CHARS,
+  findBuiltinSource,
+  governedToolName,
+  isHostAllowed,
+  mcpToolResultJsonSchema,
+  parseSourceManifest,
+} from '../../catalog/index.js';
+import { pubmedSource } from '../../catalog/sources/pubmed/index.js';
+import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
+import { pubmedReplay } from '../fixtures/providers/pubmedReplay.js';
+import { connectSource } from '../fixtures/sourceClient.js';
+
+const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
+let provider: ReplayServer;
+let source: Awaited<ReturnType<typeof connectSource>>;
+
+beforeAll(async () => {
+  provider = await startReplayServer(pubmedReplay);
+  source = await connectSource(pubmedSource, {
+    baseUrl: `${provider.baseUrl}/entrez/eutils`,
+    settings: { NCBI_API_KEY: 'test-key', NCBI_EMAIL: 'dev@example.org', PMC_OA_BASE_URL: `${provider.baseUrl}/pmc-oa` },
+  });
+});
+afterAll(async () => {
+  await source.close();
+  await provider.close();
+});
+
+/** A successful result: valid against the published schema, every candidate on an allowed https host. */
+function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
+  expect(result.isError).toBeFalsy();
+  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
+  for (const record of result.structuredContent.records) {
+    expect(record.id).toBe(`pubmed:${record.sourceRecordId}`);
+    expect(record.url).toBe(`https://pubmed.ncbi.nlm.nih.gov/${record.sourceRecordId}/`);
+    expect(record.citation.url).toBe(record.url);
+  }
+  for (const candidate of result.structuredContent.artifacts ?? []) {
+    const url = new URL(candidate.url);
+    expect(url.protocol).toBe('https:');
+    expect(isHostAllowed(url.hostname, pubmedSource.manifest.allowedDomains)).toBe(true);
+  }
+  return result.structuredContent;
+}
+
+function expectError(result: { isError?: boolean; structuredContent?: any }, code: string, retryable: boolean) {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent.error).toMatchObject({ code, retryable });
+  return result.structuredContent.error as { message: string; retryAfterMs?: number };
+}
+
+describe('PubMed source: registration', () => {
+  it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
+    expect(findBuiltinSource('pubmed')).toBe(pubmedSource);
+    expect(parseSourceManifest(pubmedSource.manifest)).toEqual(pubmedSource.manifest);
+    expect(pubmedSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 334 });
+    const { tools } = await source.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
+    const ajv = new Ajv();
+    for (const tool of tools) {
+      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
+      expect(governedToolName('pubmed', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
+    }
+  });
+});
+
+describe('PubMed search', () => {
+  it('returns records for the ESearch ids, fetched with EFetch, and identifies the caller to NCBI', async () => {
+    const out = expectValidResult(await source.call('search', { query: 'cryopreservation[ti] OR 13c[ti]', maxResults: 2 }));
+    expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['11748933', '11700088']);
+    expect(out.records[0]).toMatchObject({
+      id: 'pubmed:11748933',
+      kind: 'article',
+      identifiers: { pmid: '11748933', doi: '10.1006/cryo.2001.2328' },
+      published: '2001-06',
+    });
+    expect(out.records[0].citation).toMatchObject({ year: 2001, venue: 'Cryobiology', doi: '10.1006/cryo.2001.2328' });
+    expect(out.records[0].citation.authors.slice(0, 2)).toEqual(['Taddei AR', 'Barbato F']);
+    expect(out.records[1].title).toBe('Proton MRI of (13)C distribution by J and chemical shift editing.');
+    expect(out.data).toMatchObject({ count: 2, start: 0, nextStart: null });
+    const [esearch, efetch] = provider.requests.slice(-2).map((r) => new URL(r, 'http://x').searchParams);
+    expect(esearch!.get('retmax')).toBe('2');
+    expect(efetch!.get('id')).toBe('11748933,11700088');
+    for (const params of [esearch!, efetch!]) {
+      expect(params.get('tool')).toBe('scigate');
+      expect(params.get('api_key')).toBe('test-key');
+      expect(params.get('email')).toBe('dev@example.org');
+    }
+  });
+
+  it('passes the date range and sort, and warns when the 10,000-hit window is reached', async () => {
+    const out = expectValidResult(
+      await source.call('search', { query: 'cancer', start: 9998, maxResults: 50, sort: 'pub_date', minDate: '2020-01', maxDate: '2020/12/31' }),
+    );
+    const params = new URL(provider.requests.at(-2)!, 'http://x').searchParams;
+    expect(Object.fromEntries(params)).toMatchObject({
+      retstart: '9998',
+      retmax: '2',
+      sort: 'pub_date',
+      datetype: 'pdat',
+      mindate: '2020/01',
+      maxdate: '2020/12/31',
+    });
+    expect(out.warnings.join(' ')).toMatch(/first 10000.*end of that window/);
+    expect(out.data).toMatchObject({ count: 1843921, nextStart: null });
+  });
+
+  it('an empty search is records: [] with the unmatched phrase, and no EFetch', async () => {
+    const before = provider.requests.length;
+    const out = expectValidResult(await source.call('search', { query: 'abcXYZ' }));
+    expect(out.records).toEqual([]);
+    expect(out.warnings.join(' ')).toContain('abcXYZ');
+    expect(provider.requests.length).toBe(before + 1);
+  });
+
+  it('rejects a malformed or half date range before any request', async () => {
+    const before = provider.requests.length;
+    expect(expectError(await source.call('search', { query: 'x', minDate: '2020-13', maxDate: '2021' }), 'invalid_input', false).message).toContain('minDate');
+    expect(expectError(await source.call('search', { query: 'x', minDate: '2020' }), 'invalid_input', false).message).toContain('maxDate');
+    expect(provider.requests.length).toBe(before);
+  });
+});
+
+describe('PubMed get', () => {
+  it('returns structured abstract, authors, journal, DOI, PMCID and MeSH terms', async () => {
+    const out = expectValidResult(await source.call('get', { pmids: ['PMID:28775130'], openAccess: false }));
+    const record = out.records[0];
+    expect(record).toMatchObject({
+      id: 'pubmed:28775130',
+      title: 'Occupational pesticide exposure and subclinical hypothyroidism among male pesticide applicators.',
+      identifiers: { pmid: '28775130', doi: '10.1136/oemed-2017-104431', pmcid: 'PMC5771820', nihmsid: 'NIHMS932407' },
+      published: '2018-02',
+    });
+    expect(record.citation).toMatchObject({ year: 2018, venue: 'Occup Environ Med' });
+    expect(record.citation.authors[0]).toBe('Lerro CC');
+    expect(record.citation.text).toContain('Occup Environ Med 75(2):79-89');
+    expect(record.summary.split('\n').map((l: string) => l.split(':')[0])).toEqual(['OBJECTIVES', 'METHODS', 'RESULTS', 'CONCLUSIONS']);
+    // inline <sub> markup inside the abstract is flattened to text
+    expect(record.fields.abstractSections[2].text).toContain('ORQ3=4.15');
+    expect(record.fields.abstractSections[1].nlmCategory).toBe('METHODS');
+    expect(out.artifacts).toBeUndefined();
+    expect(provider.requests.at(-1)).toContain('efetch.fcgi');
+  });
+
+  it('offers PMC open-access files with md5 checksums, and none for an article PMC does not call open access', async () => {
+    const out = expectValidResult(await source.call('get', { pmids: ['36842301', '20516115'] }));
+    expect(out.records[0].title).toBe(
+      'Precision oncology for BRAF-mutant cancers with BRAF and MEK inhibitors: from melanoma to tissue-agnostic therapy.',
+    );
+    const pdf = out.artifacts.find((a: any) => a.kind === 'pdf');
+    expect(pdf).toMatchObject({
+      sourceRecordId: '36842301',
+      url: 'https://pmc-oa-opendata.s3.amazonaws.com/PMC9984800.1/PMC9984800.1.pdf',
+      mediaType: 'application/pdf',
+      filename: 'PMC9984800.1.pdf',
+      checksum: { algorithm: 'md5', value: 'a8f50ddb6afab1d124466f93155631a6' },
+    });
+    expect(pdf.license).toContain('CC BY-NC-ND');
+    expect(out.artifacts.map((a: any) => a.kind).sort()).toEqual(['jats-xml', 'media', 'media', 'media', 'pdf', 'text']);
+    expect(out.artifacts.every((a: any) => a.sourceRecordId === '36842301')).toBe(true);
+    expect(new Set(out.artifacts.map((a: any) => a.id)).size).toBe(out.artifacts.length);
+    expect(out.data.openAccess).toEqual([
+      { pmid: '36842301', pmcid: 'PMC9984800', openAccess: true, licenseCode: 'CC BY-NC-ND' },
+      { pmid: '20516115', pmcid: 'PMC3040717', openAccess: false, licenseCode: 'TDM' },
+    ]);
+  });
+
+  it('an article missing from the PMC bucket has no candidates; unknown PMIDs are warned about', async () => {
+    const out = expectValidResult(await source.call('get', { pmids: ['28775130', '11748933'] }));
+    expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['28775130']);
+    expect(out.warnings.join(' ')).toContain('11748933');
+    expect(out.artifacts).toBeUndefined();
+    expect(out.data.openAccess).toEqual([{ pmid: '28775130', pmcid: 'PMC5771820', openAccess: false, licenseCode: null }]);
+  });
+
+  it('with the E-utilities base overridden but no PMC_OA_BASE_URL, it never reaches the public bucket', async () => {
+    const eutilsOnly = await connectSource(pubmedSource, { baseUrl: `${provider.baseUrl}/entrez/eutils` });
+    try {
+      const before = provider.requests.length;
+      const out = expectValidResult(await eutilsOnly.call('get', { pmids: ['36842301', '20516115'] }));
+      expect(out.records).toHaveLength(2);
+      expect(out.artifacts).toBeUndefined();
+      expect(out.warnings.join(' ')).toContain('PMC_OA_BASE_URL');
+      expect(provider.requests.slice(before).every((r) => r.startsWith('/entrez/eutils/'))).toBe(true);
+    } finally {
+      await eutilsOnly.close();
+    }
+  });
+
+  it('rejects malformed PMIDs, naming the field, before any request', async () => {
+    const before = provider.requests.length;
+    for (const bad of ['abc', '0123', '1234567890', '12 34']) {
+      const error = expectError(await source.call('get', { pmids: ['28775130', bad] }), 'invalid_input', false);
+      expect(error.message).toContain('pmids[1]');
+    }
+    expect(provider.requests.length).toBe(before);
+  });
+});
+
+describe('PubMed provider failures', () => {
+  it('an <ERROR> inside an HTTP 200 EFetch body is a structured error', async () => {
+    const error = expectError(await source.call('get', { pmids: ['99999999'] }), 'invalid_input', false);
+    expect(error.message).toContain('Neither query_key nor id specified');
+  });
+
+  it('an ESearch JSON ERROR from a failing backend is a retryable upstream_error', async () => {
+    const error = expectError(await source.call('search', { query: 'backend trouble' }), 'upstream_error', true);
+    expect(error.message).toContain('Search Backend failed');
+  });
+
+  it('HTTP 429 is rate_limited with Retry-After and NCBI\'s reason', async () => {
+    const error = expectError(await source.call('search', { query: 'rate limited' }), 'rate_limited', true);
+    expect(error.retryAfterMs).toBe(2000);
+    expect(error.message).toContain('API rate limit exceeded (limit 3 requests/s)');
+  });
+
+  it('HTTP 503 is a retryable upstream_error', async () => {
+    expectError(await source.call('search', { query: 'service down' }), 'upstream_error', true);
+  });
+
+  it('a truncated XML document is a retryable upstream_error', async () => {
+    const error = expectError(await source.call('get', { pmids: ['88888888'], openAccess: false }), 'upstream_error', true);
+    expect(error.message).toMatch(/truncated/);
+  });
+
+  it('a connection cut mid-body is retryable', async () => {
+    const result = await source.call('search', { query: 'cut connection' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error.retryable).toBe(true);
+  });
+});
