@@ -1,6 +1,7 @@
 import type { BuiltinSource } from './shared/sourceDefinition.js';
 import { arxivSource } from './arxiv/index.js';
 import { pubmedSource } from './pubmed/index.js';
+import { clinvarSource } from './clinvar/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
@@ -11,6 +12,7 @@ import { chemblSource } from './chembl/index.js';
 export const builtinSources: readonly BuiltinSource[] = [
   arxivSource,
   pubmedSource,
+  clinvarSource,
   uniprotSource,
   pdbSource,
   ensemblSource,
