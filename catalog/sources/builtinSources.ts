@@ -2,6 +2,7 @@ import type { BuiltinSource } from './shared/sourceDefinition.js';
 import { arxivSource } from './arxiv/index.js';
 import { pubmedSource } from './pubmed/index.js';
 import { clinvarSource } from './clinvar/index.js';
+import { geoSource } from './geo/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
@@ -13,6 +14,7 @@ export const builtinSources: readonly BuiltinSource[] = [
   arxivSource,
   pubmedSource,
   clinvarSource,
+  geoSource,
   uniprotSource,
   pdbSource,
   ensemblSource,
