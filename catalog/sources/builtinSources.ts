@@ -3,6 +3,7 @@ import { arxivSource } from './arxiv/index.js';
 import { pubmedSource } from './pubmed/index.js';
 import { clinvarSource } from './clinvar/index.js';
 import { geoSource } from './geo/index.js';
+import { europepmcSource } from './europepmc/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
@@ -15,6 +16,7 @@ export const builtinSources: readonly BuiltinSource[] = [
   pubmedSource,
   clinvarSource,
   geoSource,
+  europepmcSource,
   uniprotSource,
   pdbSource,
   ensemblSource,
