@@ -4,6 +4,8 @@ import { pubmedSource } from './pubmed/index.js';
 import { clinvarSource } from './clinvar/index.js';
 import { geoSource } from './geo/index.js';
 import { europepmcSource } from './europepmc/index.js';
+import { biorxivSource } from './biorxiv/index.js';
+import { medrxivSource } from './medrxiv/index.js';
 import { uniprotSource } from './uniprot/index.js';
 import { pdbSource } from './pdb/index.js';
 import { ensemblSource } from './ensembl/index.js';
@@ -17,6 +19,8 @@ export const builtinSources: readonly BuiltinSource[] = [
   clinvarSource,
   geoSource,
   europepmcSource,
+  biorxivSource,
+  medrxivSource,
   uniprotSource,
   pdbSource,
   ensemblSource,
