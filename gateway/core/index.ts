@@ -9,3 +9,4 @@ export * from './callDeadline.js';
 export * from './eventHub.js';
 export * from './parseInput.js';
 export * from './sha256.js';
+export * from './jsonDepth.js';

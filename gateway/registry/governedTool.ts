@@ -52,6 +52,7 @@ export function deriveBuiltinTools(manifest: SourceManifest, listed: Tool[], pre
       continue;
     }
     try {
+      const inputSchema = closedObject(offered.inputSchema);
       tools.push({
         name,
         sourceId: manifest.id,
@@ -59,8 +60,8 @@ export function deriveBuiltinTools(manifest: SourceManifest, listed: Tool[], pre
         upstreamName,
         title: spec.title,
         description: spec.description,
-        inputSchema: offered.inputSchema,
-        validate: compileInputSchema(offered.inputSchema),
+        inputSchema,
+        validate: compileInputSchema(inputSchema),
         idempotent: spec.idempotent,
         cacheTtlMs: spec.cacheTtlMs ?? manifest.cacheTtlMs,
         envelope: 'scientific',
@@ -73,4 +74,12 @@ export function deriveBuiltinTools(manifest: SourceManifest, listed: Tool[], pre
     hidden.push({ name: extra.name, reason: 'the server offers it but the manifest does not list it' });
   }
   return { tools, hidden };
+}
+
+/**
+ * Built-in tools are ours, so their object schemas are closed: a misspelled field (`max_results`)
+ * is refused by name instead of silently ignored. Custom servers' schemas are never rewritten.
+ */
+function closedObject(schema: Tool['inputSchema']): Tool['inputSchema'] {
+  return schema.type === 'object' && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema;
 }

@@ -58,6 +58,37 @@ describe('the gateway over streamable HTTP', () => {
     expect(stored).toMatchObject({ status: 'error', errorCode: 'invalid_input' });
   });
 
+  it('a misspelled field and arguments nested absurdly deep are invalid_input, audited, never a crash', async () => {
+    const client = await gateway.connect();
+    const misspelled = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'x', max_results: 5 } })) as any;
+    expect(misspelled.structuredContent.error).toMatchObject({ code: 'invalid_input' });
+    expect(misspelled.structuredContent.error.message).toContain('max_results');
+
+    const depth = 5000;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mcp__arxiv__search","arguments":{"query":"x","deep":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}`;
+    const transport = client.transport as unknown as { sessionId: string };
+    const response = await fetch(gateway.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gateway.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body,
+    });
+    const text = await response.text();
+    expect(text).toContain('invalid_input');
+    expect(text).toContain('64 levels');
+    const invocationId = /"invocationId":"(inv_[0-9a-f]+)"/.exec(text.replaceAll('\\', ''))![1];
+    const sessions = await api('/api/sessions');
+    const session = sessions.sessions.find((s: any) => s.id === transport.sessionId);
+    const detail = await api(`/api/sessions/${session.id}/invocations/${invocationId}`);
+    expect(detail.invocation).toMatchObject({ status: 'error', errorCode: 'invalid_input' });
+    expect(detail.arguments.refused).toContain('64 levels');
+  });
+
   it('an unknown tool is a structured tool_unavailable error', async () => {
     const client = await gateway.connect();
     const result = (await client.callTool({ name: 'mcp__nope__search', arguments: {} })) as any;

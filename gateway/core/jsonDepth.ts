@@ -1,0 +1,17 @@
+/** Deepest nesting the gateway accepts in tool arguments; real tool inputs are a few levels deep. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * Whether a parsed JSON value nests deeper than `limit`, found without recursion, so a hostile
+ * payload cannot overflow the stack of the code that checks it (or of the code that would hash it).
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
