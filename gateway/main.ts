@@ -184,7 +184,7 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     isolateSources: flags.isolateSources === true,
     toolPrefix: flags.toolPrefix as ToolPrefix,
     allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
-    sourceLimits: sourceLimitsFlag(flags),
+    sourceLimits: sourceLimitsFlag(flags, env),
     ...permissionFlags(flags),
     env,
     log,
@@ -203,7 +203,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   await ensurePrivateDir(dataDir);
   const storage = await openStorage({ dataDir, log });
   const runtime = await createRuntime(
-    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags), ...permissionFlags(flags) },
+    { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
     storage,
   );
   const admin = await serveStdioAdmin(flags, runtime, storage, log);

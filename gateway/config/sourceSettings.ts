@@ -14,21 +14,37 @@ export function sourceDepsFromEnv(options: { sourceId: string; env: Env; version
   return {
     fetch: options.fetch ?? globalThis.fetch,
     userAgent: `scigate/${options.version}`,
-    settings: { NCBI_API_KEY: options.env.NCBI_API_KEY, NCBI_EMAIL: options.env.NCBI_EMAIL },
+    settings: {
+      NCBI_API_KEY: options.env.NCBI_API_KEY,
+      NCBI_EMAIL: options.env.NCBI_EMAIL,
+      // Second hosts some sources reach (see secondaryBaseUrl): PMC's open-access bucket, GEO's accession pages.
+      PMC_OA_BASE_URL: options.env.SCIGATE_PUBMED_PMC_OA_BASE_URL,
+      GEO_QUERY_BASE_URL: options.env.SCIGATE_GEO_QUERY_BASE_URL,
+    },
     ...(baseUrl ? { baseUrl } : {}),
   };
 }
 
 /** The same settings as environment variables, for a source running as its own stdio child. */
 export function sourceChildEnv(sourceId: string, env: Env): Record<string, string> {
-  const names = [baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL'];
+  const names = [
+    baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL', 'SCIGATE_PUBMED_PMC_OA_BASE_URL', 'SCIGATE_GEO_QUERY_BASE_URL',
+  ];
   return Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]));
 }
 
-/** `--source-limits` (SCIGATE_SOURCE_LIMITS), checked field by field. */
-export function sourceLimitsFlag(flags: FlagValues): LimitOverrides {
+/** NCBI allows 10 requests/s with an API key instead of 3: the NCBI sources may then call every 300 ms. */
+const NCBI_SOURCES_WITH_KEY: LimitOverrides = { pubmed: { minTimeMs: 300 }, clinvar: { minTimeMs: 300 }, geo: { minTimeMs: 300 } };
+
+/** `--source-limits` (SCIGATE_SOURCE_LIMITS), checked field by field, over the defaults the environment implies. */
+export function sourceLimitsFlag(flags: FlagValues, env: Env): LimitOverrides {
   const parsed = limitOverridesSchema.safeParse(JSON.parse(String(flags.sourceLimits ?? '{}')));
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
+  }
+  const defaults = env.NCBI_API_KEY?.trim() ? NCBI_SOURCES_WITH_KEY : {};
+  const merged: LimitOverrides = { ...defaults };
+  for (const [id, override] of Object.entries(parsed.data)) merged[id] = { ...merged[id], ...override };
+  return merged;
 }

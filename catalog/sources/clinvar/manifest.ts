@@ -32,7 +32,9 @@ export const clinvarManifest = parseSourceManifest({
   attribution: 'ClinVar, National Center for Biotechnology Information (NCBI), U.S. National Library of Medicine.',
   classification: 'public',
   allowedDomains: ['www.ncbi.nlm.nih.gov', 'eutils.ncbi.nlm.nih.gov', 'ftp.ncbi.nlm.nih.gov'],
-  limits: { concurrency: 1, minTimeMs: 334, limitGroup: 'ncbi', timeoutSeconds: 60 },
+  // One call per second: a call makes up to two E-utilities requests (spaced by the client), so
+  // NCBI's 3 requests/s holds in every one-second window. With NCBI_API_KEY the gateway allows 300 ms.
+  limits: { concurrency: 1, minTimeMs: 1000, limitGroup: 'ncbi', timeoutSeconds: 60 },
   cacheTtlMs: 3_600_000,
   // NCBI sends no reliable Retry-After on 429 and asks callers to back off at least a second.
   retry: { attempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 },

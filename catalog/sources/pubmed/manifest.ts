@@ -39,7 +39,9 @@ export const pubmedManifest = parseSourceManifest({
     'ftp.ncbi.nlm.nih.gov',
     'pmc-oa-opendata.s3.amazonaws.com',
   ],
-  limits: { concurrency: 1, minTimeMs: 334, limitGroup: 'ncbi', timeoutSeconds: 60 },
+  // One call per second: a call makes up to two E-utilities requests (spaced by the client), so
+  // NCBI's 3 requests/s holds in every one-second window. With NCBI_API_KEY the gateway allows 300 ms.
+  limits: { concurrency: 1, minTimeMs: 1000, limitGroup: 'ncbi', timeoutSeconds: 60 },
   cacheTtlMs: 3_600_000,
   // NCBI sends no reliable Retry-After on 429 and asks callers to back off at least a second.
   retry: { attempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 },

@@ -12,6 +12,13 @@ export const EUTILS_BASE_URL = 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils';
 /** NCBI asks every caller to name its tool; the email and key come from the source settings. */
 const TOOL_NAME = 'scigate';
 
+/**
+ * NCBI allows 3 requests/s per caller (10 with an API key) across all E-utilities. The gateway
+ * spaces the NCBI sources' calls (limit group `ncbi`); this spaces the requests inside one call
+ * (ESearch then ESummary), so a call's requests never arrive as a burst.
+ */
+const REQUEST_SPACING_MS = { withoutKey: 334, withKey: 100 };
+
 /** NCBI sends counts as strings ("63"); numbers are accepted too. */
 const count = z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]).transform(Number);
 const texts = z.array(z.string()).optional();
@@ -87,17 +94,21 @@ export function createEutilsClient(deps: SourceDeps, options: EutilsClientOption
   const url = (endpoint: string, params: Record<string, string>) =>
     `${base}/${endpoint}?${new URLSearchParams({ db, ...params, ...identification(deps) })}`;
   const fetchOptions = (signal?: AbortSignal) => ({ provider, describeError: describeEutilsError, ...(signal ? { signal } : {}) });
+  const paced = pacer(deps);
 
   return {
     async esearch(params, signal) {
+      await paced(signal);
       const { json } = await fetchJson(deps, url('esearch.fcgi', esearchQuery(params)), fetchOptions(signal));
       return readEsearch(parseShape(esearchSchema, json, provider, 'ESearch answer'), provider);
     },
     async esummary(ids, signal) {
+      await paced(signal);
       const { json } = await fetchJson(deps, url('esummary.fcgi', { id: ids.join(','), retmode: 'json' }), fetchOptions(signal));
       return readEsummary(parseShape(esummarySchema, json, provider, 'ESummary answer'), provider);
     },
     async efetch(params, signal) {
+      await paced(signal);
       const response = await providerFetch(deps, url('efetch.fcgi', { retmode: 'xml', ...params }), {
         ...fetchOptions(signal),
         accept: 'application/xml',
@@ -132,6 +143,26 @@ export function describeEutilsError(body: string): string {
   } catch {
     return '';
   }
+}
+
+/** Waits until the spacing since this client's previous request has passed. */
+function pacer(deps: SourceDeps): (signal?: AbortSignal) => Promise<void> {
+  const spacingMs = deps.settings?.NCBI_API_KEY?.trim() ? REQUEST_SPACING_MS.withKey : REQUEST_SPACING_MS.withoutKey;
+  const now = () => (deps.now?.() ?? new Date()).getTime();
+  const sleep = deps.sleep ?? delay;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  return async (signal) => {
+    const waitMs = lastAt + spacingMs - now();
+    lastAt = now() + Math.max(0, waitMs);
+    if (waitMs > 0) await sleep(waitMs, signal);
+  };
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new ProviderError('cancelled', 'The request was cancelled'))), { once: true });
+  });
 }
 
 function identification(deps: SourceDeps): Record<string, string> {

@@ -12,6 +12,8 @@ export interface SourceDeps {
   settings?: Record<string, string | undefined>;
   /** Current time (for `retrievedAt`). */
   now?: () => Date;
+  /** Waits `ms` (provider request spacing); a real timer when absent. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A built-in scientific source: its manifest and a factory for its MCP server. */
