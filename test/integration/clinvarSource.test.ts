@@ -50,7 +50,7 @@ describe('ClinVar source: registration', () => {
   it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
     expect(findBuiltinSource('clinvar')).toBe(clinvarSource);
     expect(parseSourceManifest(clinvarSource.manifest)).toEqual(clinvarSource.manifest);
-    expect(clinvarSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 334 });
+    expect(clinvarSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 1000 });
     const { tools } = await source.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
     const ajv = new Ajv();

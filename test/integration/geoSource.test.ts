@@ -59,7 +59,7 @@ describe('GEO source: registration', () => {
   it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
     expect(findBuiltinSource('geo')).toBe(geoSource);
     expect(parseSourceManifest(geoSource.manifest)).toEqual(geoSource.manifest);
-    expect(geoSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 334 });
+    expect(geoSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 1000 });
     const { tools } = await source.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
     const ajv = new Ajv();

@@ -56,7 +56,7 @@ describe('PubMed source: registration', () => {
   it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
     expect(findBuiltinSource('pubmed')).toBe(pubmedSource);
     expect(parseSourceManifest(pubmedSource.manifest)).toEqual(pubmedSource.manifest);
-    expect(pubmedSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 334 });
+    expect(pubmedSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 1000 });
     const { tools } = await source.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
     const ajv = new Ajv();
