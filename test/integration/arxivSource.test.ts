@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arxivSource } from '../../catalog/sources/arxiv/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
-import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(arxivSource, arxivReplay, (url) => ({ baseUrl: `${url}/api` }));
+/** arXiv results: the shared checks, and every record's landing page is its versioned abs page. */
+const expectArxivResult = (result: SourceToolResult) =>
+  expectValidResult(result, arxivSource, { recordUrl: (r) => `https://arxiv.org/abs/${r.sourceRecordId}` });
 
-beforeAll(async () => {
-  provider = await startReplayServer(arxivReplay);
-  source = await connectSource(arxivSource, { baseUrl: `${provider.baseUrl}/api` });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
+describeSourceContract(arxivSource, { tools: ['get', 'search'] });
 
 describe('arXiv source against captured responses', () => {
   it('search returns normalized records with citations and a PDF candidate per record', async () => {
-    const result = await source.call('search', { query: 'testing' });
-    expect(result.isError).toBeFalsy();
-    const out = result.structuredContent;
+    const out = expectArxivResult(await source.call('search', { query: 'testing' }));
     expect(out.sourceId).toBe('arxiv');
     expect(out.toolId).toBe('search');
     expect(out.untrusted).toBe(true);
@@ -39,58 +31,51 @@ describe('arXiv source against captured responses', () => {
     expect(first.citation.year).toBe(2022);
     expect(out.artifacts[0]).toMatchObject({ url: 'https://arxiv.org/pdf/2202.12139v1', kind: 'pdf', sourceRecordId: '2202.12139v1' });
     expect(out.data).toMatchObject({ totalResults: 214881, startIndex: 0, nextStart: 10 });
-    expect(provider.requests.at(-1)).toContain('search_query=testing');
+    expect(source.requests.at(-1)).toContain('search_query=testing');
   });
 
   it('follows the page offset', async () => {
-    const result = await source.call('search', { query: 'testing', start: 10 });
-    expect(result.structuredContent.data.startIndex).toBe(10);
-    expect(result.structuredContent.records[0].id).not.toBe('arxiv:2202.12139v1');
+    const out = expectArxivResult(await source.call('search', { query: 'testing', start: 10 }));
+    expect(out.data.startIndex).toBe(10);
+    expect(out.records[0].id).not.toBe('arxiv:2202.12139v1');
   });
 
   it('gets versioned, unversioned and old-style ids', async () => {
-    const versioned = await source.call('get', { ids: ['2104.12255v1'] });
-    expect(versioned.structuredContent.records[0].sourceRecordId).toBe('2104.12255v1');
-    const plain = await source.call('get', { ids: ['arXiv:1605.08386'] });
-    expect(plain.structuredContent.records[0].identifiers.arxiv).toBe('1605.08386');
-    const old = await source.call('get', { ids: ['astro-ph/0601001'] });
-    const record = old.structuredContent.records[0];
+    const versioned = expectArxivResult(await source.call('get', { ids: ['2104.12255v1'] }));
+    expect(versioned.records[0].sourceRecordId).toBe('2104.12255v1');
+    const plain = expectArxivResult(await source.call('get', { ids: ['arXiv:1605.08386'] }));
+    expect(plain.records[0].identifiers.arxiv).toBe('1605.08386');
+    const old = expectArxivResult(await source.call('get', { ids: ['astro-ph/0601001'] }));
+    const record = old.records[0];
     expect(record.identifiers.arxiv).toBe('astro-ph/0601001');
     expect(record.url).toMatch(/^https:\/\/arxiv\.org\/abs\/astro-ph\/0601001v\d+$/);
-    expect(old.structuredContent.artifacts[0].url).toBe(`https://arxiv.org/pdf/${record.sourceRecordId}`);
-    expect(old.structuredContent.artifacts[0].filename).not.toContain('/');
-    expect(provider.requests.at(-1)).toContain('id_list=astro-ph%2F0601001');
+    expect(old.artifacts[0].url).toBe(`https://arxiv.org/pdf/${record.sourceRecordId}`);
+    expect(old.artifacts[0].filename).not.toContain('/');
+    expect(source.requests.at(-1)).toContain('id_list=astro-ph%2F0601001');
   });
 
   it('normalizes hard-wrapped titles of the legacy format', async () => {
-    const result = await source.call('get', { ids: ['1111.2011v2'] });
-    const record = result.structuredContent.records[0];
+    const record = expectArxivResult(await source.call('get', { ids: ['1111.2011v2'] })).records[0];
     expect(record.title).toBe('Quantum Criticality for Extended Nodes on a Bethe Lattice in the Large Connectivity Limit');
     expect(record.summary).not.toMatch(/\n|\s{2,}/);
     expect(record.identifiers.doi).toBeDefined();
   });
 
   it('an empty feed is records: [] without an error, and missing ids are warned about', async () => {
-    const empty = await source.call('get', { ids: ['0000.0000'] });
-    expect(empty.isError).toBeFalsy();
-    expect(empty.structuredContent.records).toEqual([]);
-    const partial = await source.call('get', { ids: ['0808.05394', '1707.08567'] });
-    expect(partial.structuredContent.records).toHaveLength(1);
-    expect(partial.structuredContent.warnings.join(' ')).toContain('0808.05394');
+    expect(expectArxivResult(await source.call('get', { ids: ['0000.0000'] })).records).toEqual([]);
+    const partial = expectArxivResult(await source.call('get', { ids: ['0808.05394', '1707.08567'] }));
+    expect(partial.records).toHaveLength(1);
+    expect(partial.warnings.join(' ')).toContain('0808.05394');
   });
 
   it('a provider 400 becomes invalid_input with the provider reason', async () => {
-    const result = await source.call('get', { ids: ['9999.99999'] });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error).toMatchObject({ code: 'invalid_input', retryable: false });
-    expect(result.structuredContent.error.message).toContain('incorrect id format for abc');
+    const error = expectToolError(await source.call('get', { ids: ['9999.99999'] }), 'invalid_input', false);
+    expect(error.message).toContain('incorrect id format for abc');
   });
 
   it('a malformed id is rejected before any request', async () => {
-    const before = provider.requests.length;
-    const result = await source.call('get', { ids: ['not an id'] });
-    expect(result.structuredContent.error.code).toBe('invalid_input');
-    expect(result.structuredContent.error.message).toContain('not an id');
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      expect(expectToolError(await source.call('get', { ids: ['not an id'] }), 'invalid_input').message).toContain('not an id');
+    });
   });
 });

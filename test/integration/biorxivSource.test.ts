@@ -1,74 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { biorxivSource } from '../../catalog/sources/biorxiv/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { RXIV_FAILING_DOIS, RXIV_REJECTED_INTERVAL, biorxivReplay } from '../fixtures/providers/biorxivReplay.js';
-import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(biorxivSource, biorxivReplay);
 
-beforeAll(async () => {
-  provider = await startReplayServer(biorxivReplay);
-  source = await connectSource(biorxivSource, { baseUrl: provider.baseUrl });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
-
-/** A successful result: schema-valid, one PDF candidate per version record, all on www.biorxiv.org over https. */
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError).toBeFalsy();
-  const out = result.structuredContent;
-  expect(validateResult(out), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const record of out.records) {
-    expect(record.id).toBe(`biorxiv:${record.sourceRecordId}`);
-    expect(record.url).toBe(`https://www.biorxiv.org/content/${record.sourceRecordId}`);
-    expect(record.citation).toMatchObject({ url: record.url, venue: 'bioRxiv', doi: record.identifiers.doi });
-  }
+/** bioRxiv results: the shared checks, content pages as record URLs, and one PDF candidate per version record. */
+function expectBiorxivResult(result: SourceToolResult) {
+  const out = expectValidResult(result, biorxivSource, { recordUrl: (r) => `https://www.biorxiv.org/content/${r.sourceRecordId}` });
+  for (const record of out.records) expect(record.citation).toMatchObject({ venue: 'bioRxiv', doi: record.identifiers.doi });
   expect((out.artifacts ?? []).map((a: any) => a.url)).toEqual(out.records.map((r: any) => `${r.url}.full.pdf`));
-  for (const candidate of out.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, biorxivSource.manifest.allowedDomains)).toBe(true);
-  }
   return out;
 }
 
-function expectError(result: { isError?: boolean; structuredContent?: any }, code: string, retryable: boolean) {
-  expect(result.isError).toBe(true);
-  expect(result.structuredContent.error).toMatchObject({ code, retryable });
-  return result.structuredContent.error as { message: string; retryAfterMs?: number };
-}
-
-describe('bioRxiv source: registration', () => {
-  it('is registered with get and list (no search), a valid manifest and ajv-compilable input schemas', async () => {
-    expect(findBuiltinSource('biorxiv')).toBe(biorxivSource);
-    expect(parseSourceManifest(biorxivSource.manifest)).toEqual(biorxivSource.manifest);
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'list']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('biorxiv', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
-  });
-});
+describeSourceContract(biorxivSource, { tools: ['get', 'list'] });
 
 describe('bioRxiv get', () => {
   it('returns every version, newest first, each with its PDF and license', async () => {
-    const out = expectValidResult(await source.call('get', { doi: '10.1101/2021.09.30.462652' }));
-    expect(provider.requests.at(-1)).toBe('/details/biorxiv/10.1101/2021.09.30.462652/na/json');
+    const out = expectBiorxivResult(await source.call('get', { doi: '10.1101/2021.09.30.462652' }));
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/10.1101/2021.09.30.462652/na/json');
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['10.1101/2021.09.30.462652v2', '10.1101/2021.09.30.462652v1']);
     expect(out.records[0]).toMatchObject({ kind: 'preprint', published: '2022-09-05', identifiers: { doi: '10.1101/2021.09.30.462652' } });
     expect(out.records[0].fields).toMatchObject({ version: 2, license: 'cc_by' });
@@ -79,33 +29,33 @@ describe('bioRxiv get', () => {
 
   it('accepts doi:, doi.org and versioned content URLs, and names a no-reuse license as such', async () => {
     for (const doi of ['doi:10.1101/2022.04.11.487927', 'https://doi.org/10.1101/2022.04.11.487927', 'https://www.biorxiv.org/content/10.1101/2022.04.11.487927v1.full.pdf']) {
-      const out = expectValidResult(await source.call('get', { doi }));
+      const out = expectBiorxivResult(await source.call('get', { doi }));
       expect(out.records.map((r: any) => r.id)).toEqual(['biorxiv:10.1101/2022.04.11.487927v1']);
       expect(out.artifacts[0].license).toMatch(/^No reuse license/);
     }
-    expect(provider.requests.at(-1)).toBe('/details/biorxiv/10.1101/2022.04.11.487927/na/json');
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/10.1101/2022.04.11.487927/na/json');
   });
 
   it('an unknown DOI (the new 10.64898 prefix included) is records: [] with a warning', async () => {
-    const out = expectValidResult(await source.call('get', { doi: '10.64898/2025.12.23.696273' }));
+    const out = expectBiorxivResult(await source.call('get', { doi: '10.64898/2025.12.23.696273' }));
     expect(out.records).toEqual([]);
     expect(out.warnings.join(' ')).toContain('10.64898/2025.12.23.696273');
-    expect(provider.requests.at(-1)).toBe('/details/biorxiv/10.64898/2025.12.23.696273/na/json');
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/10.64898/2025.12.23.696273/na/json');
   });
 
   it('rejects DOIs of other publishers and malformed DOIs before any request', async () => {
-    const before = provider.requests.length;
-    for (const doi of ['10.1016/j.cell.2020.01.001', '10.1101/abc', '2021.09.30.462652', '10.1101/2021.09.30.46']) {
-      expect(expectError(await source.call('get', { doi }), 'invalid_input', false).message).toContain('doi');
-    }
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      for (const doi of ['10.1016/j.cell.2020.01.001', '10.1101/abc', '2021.09.30.462652', '10.1101/2021.09.30.46']) {
+        expect(expectToolError(await source.call('get', { doi }), 'invalid_input', false).message).toContain('doi');
+      }
+    });
   });
 });
 
 describe('bioRxiv list', () => {
   it('lists a date interval with paging counters, stepping the cursor by what came back', async () => {
-    const out = expectValidResult(await source.call('list', { from: '2020-01-01', to: '2022-12-31' }));
-    expect(provider.requests.at(-1)).toBe('/details/biorxiv/2020-01-01/2022-12-31/0/json');
+    const out = expectBiorxivResult(await source.call('list', { from: '2020-01-01', to: '2022-12-31' }));
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/2020-01-01/2022-12-31/0/json');
     expect(out.records).toHaveLength(50);
     expect(out.records[0]).toMatchObject({
       id: 'biorxiv:10.1101/001768v2',
@@ -120,44 +70,44 @@ describe('bioRxiv list', () => {
   });
 
   it('sends the category in API form and warns when the API ignored it', async () => {
-    const out = expectValidResult(await source.call('list', { from: '2020-01-01', to: '2022-12-31', category: 'Cell Biolgy' }));
-    expect(provider.requests.at(-1)).toBe('/details/biorxiv/2020-01-01/2022-12-31/0/json?category=cell_biolgy');
+    const out = expectBiorxivResult(await source.call('list', { from: '2020-01-01', to: '2022-12-31', category: 'Cell Biolgy' }));
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/2020-01-01/2022-12-31/0/json?category=cell_biolgy');
     expect(out.warnings.join(' ')).toContain('cell_biolgy');
   });
 
   it('an interval without posts is records: [] and no next cursor', async () => {
-    const out = expectValidResult(await source.call('list', { from: '2030-01-01', to: '2030-01-02' }));
+    const out = expectBiorxivResult(await source.call('list', { from: '2030-01-01', to: '2030-01-02' }));
     expect(out.records).toEqual([]);
     expect(out.data.nextCursor).toBeNull();
   });
 
   it('rejects impossible dates, a reversed interval and odd categories before any request', async () => {
-    const before = provider.requests.length;
-    expect(expectError(await source.call('list', { from: '2021-02-30', to: '2021-03-01' }), 'invalid_input', false).message).toContain('from');
-    expect(expectError(await source.call('list', { from: '2021-03-01', to: '2021-02-01' }), 'invalid_input', false).message).toContain('to');
-    expect(expectError(await source.call('list', { from: '2021-01-01', to: '2021/02/01' }), 'invalid_input', false).message).toContain('to');
-    expect(
-      expectError(await source.call('list', { from: '2021-01-01', to: '2021-02-01', category: '../x' }), 'invalid_input', false).message,
-    ).toContain('category');
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      expect(expectToolError(await source.call('list', { from: '2021-02-30', to: '2021-03-01' }), 'invalid_input', false).message).toContain('from');
+      expect(expectToolError(await source.call('list', { from: '2021-03-01', to: '2021-02-01' }), 'invalid_input', false).message).toContain('to');
+      expect(expectToolError(await source.call('list', { from: '2021-01-01', to: '2021/02/01' }), 'invalid_input', false).message).toContain('to');
+      expect(
+        expectToolError(await source.call('list', { from: '2021-01-01', to: '2021-02-01', category: '../x' }), 'invalid_input', false).message,
+      ).toContain('category');
+    });
   });
 });
 
 describe('bioRxiv provider failures', () => {
   it('a non-ok status inside an HTTP 200 body is a structured error', async () => {
-    const error = expectError(await source.call('list', RXIV_REJECTED_INTERVAL), 'invalid_input', false);
+    const error = expectToolError(await source.call('list', RXIV_REJECTED_INTERVAL), 'invalid_input', false);
     expect(error.message).toContain('Server not recognized');
   });
 
   it('HTTP 429 is rate_limited with Retry-After', async () => {
-    expect(expectError(await source.call('get', { doi: RXIV_FAILING_DOIS.rateLimited }), 'rate_limited', true).retryAfterMs).toBe(5000);
+    expect(expectToolError(await source.call('get', { doi: RXIV_FAILING_DOIS.rateLimited }), 'rate_limited', true).retryAfterMs).toBe(5000);
   });
 
   it('HTTP 503 is a retryable upstream_error', async () => {
-    expectError(await source.call('get', { doi: RXIV_FAILING_DOIS.unavailable }), 'upstream_error', true);
+    expectToolError(await source.call('get', { doi: RXIV_FAILING_DOIS.unavailable }), 'upstream_error', true);
   });
 
   it('a truncated JSON body is a retryable upstream_error', async () => {
-    expect(expectError(await source.call('get', { doi: RXIV_FAILING_DOIS.truncated }), 'upstream_error', true).message).toMatch(/truncated/);
+    expect(expectToolError(await source.call('get', { doi: RXIV_FAILING_DOIS.truncated }), 'upstream_error', true).message).toMatch(/truncated/);
   });
 });

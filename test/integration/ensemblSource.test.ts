@@ -1,64 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { ensemblSource } from '../../catalog/sources/ensembl/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { ensemblReplay } from '../fixtures/providers/ensemblReplay.js';
-import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(ensemblSource, ensemblReplay);
 
-beforeAll(async () => {
-  provider = await startReplayServer(ensemblReplay);
-  source = await connectSource(ensemblSource, { baseUrl: provider.baseUrl });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
+/** Ensembl results: the shared checks, and every record's landing page is its stable-id page. */
+const expectEnsemblResult = (result: SourceToolResult) =>
+  expectValidResult(result, ensemblSource, { recordUrl: (r) => `https://www.ensembl.org/id/${r.sourceRecordId}` });
 
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
-  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const candidate of result.structuredContent.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, ensemblSource.manifest.allowedDomains)).toBe(true);
-  }
-  return result.structuredContent;
-}
-
-const lastPath = () => new URL(provider.requests.at(-1)!, 'http://x');
+describeSourceContract(ensemblSource, { tools: ['get', 'search', 'sequence'] });
 
 describe('Ensembl source: registration', () => {
-  it('is registered with a valid manifest, 15 req/s pacing, ajv-compilable input schemas and short governed names', async () => {
-    expect(findBuiltinSource('ensembl')).toBe(ensemblSource);
-    expect(parseSourceManifest(ensemblSource.manifest)).toEqual(ensemblSource.manifest);
+  it('paces requests at 15 per second', () => {
     expect(ensemblSource.manifest.limits.minTimeMs).toBe(67);
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search', 'sequence']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('ensembl', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
   });
 });
 
 describe('Ensembl lookups against the 2018 captures', () => {
   it('search looks a symbol up in a species and returns the gene with its transcripts', async () => {
-    const out = expectValidResult(await source.call('search', { symbol: 'BRCA2', species: 'Homo sapiens', expand: true }));
-    expect(lastPath().pathname).toBe('/lookup/symbol/homo_sapiens/BRCA2');
-    expect(lastPath().searchParams.get('expand')).toBe('1');
+    const out = expectEnsemblResult(await source.call('search', { symbol: 'BRCA2', species: 'Homo sapiens', expand: true }));
+    expect(source.requestUrl().pathname).toBe('/lookup/symbol/homo_sapiens/BRCA2');
+    expect(source.requestUrl().searchParams.get('expand')).toBe('1');
     const record = out.records[0];
     expect(record).toMatchObject({
       id: 'ensembl:ENSG00000139618',
@@ -76,17 +39,16 @@ describe('Ensembl lookups against the 2018 captures', () => {
   });
 
   it('an unknown symbol (HTTP 400 "No valid lookup") is an empty search; an unknown species is invalid_input', async () => {
-    const empty = expectValidResult(await source.call('search', { symbol: 'NOSUCHGENE' }));
+    const empty = expectEnsemblResult(await source.call('search', { symbol: 'NOSUCHGENE' }));
     expect(empty.records).toEqual([]);
     expect(empty.warnings.join(' ')).toContain('No valid lookup found');
-    const species = await source.call('search', { symbol: 'BRCA2', species: 'martian' });
-    expect(species.structuredContent.error).toMatchObject({ code: 'invalid_input', retryable: false });
-    expect(species.structuredContent.error.message).toContain('martian');
+    const species = expectToolError(await source.call('search', { symbol: 'BRCA2', species: 'martian' }), 'invalid_input', false);
+    expect(species.message).toContain('martian');
   });
 
   it('get accepts transcript ids and versioned protein ids', async () => {
-    const transcript = expectValidResult(await source.call('get', { id: 'enst00000496384' }));
-    expect(lastPath().pathname).toBe('/lookup/id/ENST00000496384');
+    const transcript = expectEnsemblResult(await source.call('get', { id: 'enst00000496384' }));
+    expect(source.requestUrl().pathname).toBe('/lookup/id/ENST00000496384');
     expect(transcript.records[0]).toMatchObject({
       id: 'ensembl:ENST00000496384',
       kind: 'transcript',
@@ -94,8 +56,8 @@ describe('Ensembl lookups against the 2018 captures', () => {
       identifiers: { ensemblVersioned: 'ENST00000496384.7' },
     });
     expect(transcript.records[0].fields).toMatchObject({ parent: 'ENSG00000157764', canonical: false });
-    const protein = expectValidResult(await source.call('get', { id: 'ENSP00000419060.2' }));
-    expect(lastPath().pathname).toBe('/lookup/id/ENSP00000419060.2');
+    const protein = expectEnsemblResult(await source.call('get', { id: 'ENSP00000419060.2' }));
+    expect(source.requestUrl().pathname).toBe('/lookup/id/ENSP00000419060.2');
     expect(protein.records[0]).toMatchObject({
       id: 'ensembl:ENSP00000419060',
       kind: 'protein',
@@ -107,14 +69,12 @@ describe('Ensembl lookups against the 2018 captures', () => {
 
   it('an unknown id (HTTP 400 with an error JSON) is not_found', async () => {
     for (const tool of ['get', 'sequence']) {
-      const result = await source.call(tool, { id: 'ENSG99999999999' });
-      expect(result.structuredContent.error).toMatchObject({ code: 'not_found', retryable: false });
-      expect(result.structuredContent.error.message).toContain("ID 'ENSG99999999999' not found");
+      const error = expectToolError(await source.call(tool, { id: 'ENSG99999999999' }), 'not_found', false);
+      expect(error.message).toContain("ID 'ENSG99999999999' not found");
     }
   });
 
   it('rejects malformed ids, symbols and species before any request, naming the field', async () => {
-    const before = provider.requests.length;
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['get', { id: 'ENSG0000013961' }, 'id'],
       ['get', { id: 'BRCA2' }, 'id'],
@@ -122,19 +82,19 @@ describe('Ensembl lookups against the 2018 captures', () => {
       ['search', { symbol: 'BRCA2/x' }, 'symbol'],
       ['search', { symbol: 'BRCA2', species: 'homo sapiens!' }, 'species'],
     ];
-    for (const [tool, args, field] of cases) {
-      const result = await source.call(tool, args);
-      expect(result.structuredContent.error.code).toBe('invalid_input');
-      expect(result.structuredContent.error.message.startsWith(`${field}:`)).toBe(true);
-    }
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      for (const [tool, args, field] of cases) {
+        const error = expectToolError(await source.call(tool, args), 'invalid_input');
+        expect(error.message.startsWith(`${field}:`)).toBe(true);
+      }
+    });
   });
 });
 
 describe('Ensembl sequences', () => {
   it('returns a protein sequence with a FASTA candidate on rest.ensembl.org', async () => {
-    const out = expectValidResult(await source.call('sequence', { id: 'ENSP00000419060.2', type: 'protein' }));
-    expect(lastPath().searchParams.get('type')).toBe('protein');
+    const out = expectEnsemblResult(await source.call('sequence', { id: 'ENSP00000419060.2', type: 'protein' }));
+    expect(source.requestUrl().searchParams.get('type')).toBe('protein');
     const record = out.records[0];
     expect(record).toMatchObject({ id: 'ensembl:ENSP00000419060', kind: 'sequence', identifiers: { ensemblVersioned: 'ENSP00000419060.2' } });
     expect(record.fields).toMatchObject({ molecule: 'protein', type: 'protein', length: 767 });
@@ -148,8 +108,8 @@ describe('Ensembl sequences', () => {
   });
 
   it('a gene with type protein gives one record and one FASTA per translation', async () => {
-    const out = expectValidResult(await source.call('sequence', { id: 'ENSG00000139618', type: 'protein' }));
-    expect(lastPath().searchParams.get('multiple_sequences')).toBe('1');
+    const out = expectEnsemblResult(await source.call('sequence', { id: 'ENSG00000139618', type: 'protein' }));
+    expect(source.requestUrl().searchParams.get('multiple_sequences')).toBe('1');
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['ENSP00000369497', 'ENSP00000433168', 'ENSP00000434898', 'ENSP00000439902']);
     expect(out.artifacts).toHaveLength(4);
     expect(new Set(out.artifacts.map((a: any) => a.id)).size).toBe(4);
@@ -158,20 +118,17 @@ describe('Ensembl sequences', () => {
 
 describe('Ensembl provider failures', () => {
   it('a 429 is rate_limited and honours the fractional Retry-After', async () => {
-    const result = await source.call('get', { id: 'ENSG00000000429' });
-    expect(result.structuredContent.error).toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 400 });
-    expect(result.structuredContent.error.message).toContain('15 requests per second');
+    const error = expectToolError(await source.call('get', { id: 'ENSG00000000429' }), 'rate_limited', true);
+    expect(error.retryAfterMs).toBe(400);
+    expect(error.message).toContain('15 requests per second');
   });
 
   it('a 503 is a retryable upstream_error', async () => {
-    const result = await source.call('get', { id: 'ENSG00000000503' });
-    expect(result.structuredContent.error).toMatchObject({ code: 'upstream_error', retryable: true });
+    expectToolError(await source.call('get', { id: 'ENSG00000000503' }), 'upstream_error', true);
   });
 
   it('a cut connection is retryable upstream_unavailable; a cut JSON body is retryable upstream_error', async () => {
-    const cut = await source.call('get', { id: 'ENSG00000000206' });
-    expect(cut.structuredContent.error).toMatchObject({ code: 'upstream_unavailable', retryable: true });
-    const malformed = await source.call('get', { id: 'ENSG00000000207' });
-    expect(malformed.structuredContent.error).toMatchObject({ code: 'upstream_error', retryable: true });
+    expectToolError(await source.call('get', { id: 'ENSG00000000206' }), 'upstream_unavailable', true);
+    expectToolError(await source.call('get', { id: 'ENSG00000000207' }), 'upstream_error', true);
   });
 });

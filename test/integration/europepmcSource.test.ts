@@ -1,78 +1,28 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { europepmcSource } from '../../catalog/sources/europepmc/index.js';
 import { describeEuropepmcError } from '../../catalog/sources/europepmc/europepmcServer.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { EUROPEPMC_PAGE2_CURSOR, europepmcReplay } from '../fixtures/providers/europepmcReplay.js';
-import { connectSource } from '../fixtures/sourceClient.js';
+import { fixtureBytes } from '../fixtures/providers/replayServer.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 import { startTestGateway } from '../fixtures/testGateway.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(europepmcSource, europepmcReplay, (url) => ({ baseUrl: `${url}/europepmc/webservices/rest` }));
 
-beforeAll(async () => {
-  provider = await startReplayServer(europepmcReplay);
-  source = await connectSource(europepmcSource, { baseUrl: `${provider.baseUrl}/europepmc/webservices/rest` });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
-
-/** A successful result: schema-valid, Europe PMC identities and URLs, every candidate https on an allowed host. */
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError).toBeFalsy();
-  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const record of result.structuredContent.records) {
-    expect(record.id).toBe(`europepmc:${record.sourceRecordId}`);
-    expect(record.url).toBe(`https://europepmc.org/article/${record.sourceRecordId.replace(':', '/')}`);
-    expect(record.title).not.toMatch(/<|&lt;/);
-  }
-  for (const candidate of result.structuredContent.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, europepmcSource.manifest.allowedDomains)).toBe(true);
-  }
-  return result.structuredContent;
-}
-
-function expectError(result: { isError?: boolean; structuredContent?: any }, code: string, retryable: boolean) {
-  expect(result.isError).toBe(true);
-  expect(result.structuredContent.error).toMatchObject({ code, retryable });
-  return result.structuredContent.error as { message: string; retryAfterMs?: number };
-}
-
-const lastParams = () => Object.fromEntries(new URL(provider.requests.at(-1)!, 'http://x').searchParams);
-
-describe('Europe PMC source: registration', () => {
-  it('is registered with a valid manifest, ajv-compilable input schemas and short governed names', async () => {
-    expect(findBuiltinSource('europepmc')).toBe(europepmcSource);
-    expect(parseSourceManifest(europepmcSource.manifest)).toEqual(europepmcSource.manifest);
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('europepmc', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
+/** Europe PMC results: the shared checks, article pages as record URLs, and titles with their inline markup stripped. */
+function expectEuropepmcResult(result: SourceToolResult) {
+  const out = expectValidResult(result, europepmcSource, {
+    recordUrl: (r) => `https://europepmc.org/article/${r.sourceRecordId.replace(':', '/')}`,
   });
-});
+  for (const record of out.records) expect(record.title).not.toMatch(/<|&lt;/);
+  return out;
+}
+
+describeSourceContract(europepmcSource, { tools: ['get', 'search'] });
 
 describe('Europe PMC search', () => {
   it('returns a lite page with the cursor to the next one', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'cancer' }));
-    expect(lastParams()).toMatchObject({ query: 'cancer', format: 'json', resultType: 'lite', pageSize: '25', cursorMark: '*' });
+    const out = expectEuropepmcResult(await source.call('search', { query: 'cancer' }));
+    expect(source.requestParams()).toMatchObject({ query: 'cancer', format: 'json', resultType: 'lite', pageSize: '25', cursorMark: '*' });
     expect(out.records).toHaveLength(25);
     expect(out.records[0]).toMatchObject({
       id: 'europepmc:MED:39709209',
@@ -87,7 +37,7 @@ describe('Europe PMC search', () => {
   });
 
   it('core results offer only the open-access PDFs Europe PMC serves, with their license', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'cancer', resultType: 'core' }));
+    const out = expectEuropepmcResult(await source.call('search', { query: 'cancer', resultType: 'core' }));
     expect(out.artifacts).toHaveLength(8);
     const pdf = out.artifacts.find((a: any) => a.sourceRecordId === 'MED:40356016');
     expect(pdf).toMatchObject({
@@ -107,7 +57,7 @@ describe('Europe PMC search', () => {
   });
 
   it('strips inline markup from titles, also when Europe PMC sends it entity-encoded', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'ATM c.7390T>C AND NOT PUB_TYPE:"retracted publication"' }));
+    const out = expectEuropepmcResult(await source.call('search', { query: 'ATM c.7390T>C AND NOT PUB_TYPE:"retracted publication"' }));
     expect(out.records[0].title).toBe('Rare Germline Variants in DNA Repair Genes Detected in BRCA-Negative Finnish Patients with Early-Onset Breast Cancer.');
     expect(out.records[3].title).toBe(
       'Rare, protein-truncating variants in ATM, CHEK2 and PALB2, but not XRCC2, are associated with increased breast cancer risks.',
@@ -115,30 +65,30 @@ describe('Europe PMC search', () => {
   });
 
   it('an empty search is records: [] and no next cursor', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'asdkfjhasdkfjhasdfasdasdasdfgsagsd' }));
+    const out = expectEuropepmcResult(await source.call('search', { query: 'asdkfjhasdkfjhasdfasdasdasdfgsagsd' }));
     expect(out.records).toEqual([]);
     expect(out.data).toMatchObject({ hitCount: 0, nextCursorMark: null });
   });
 
   it('a body with only {"version"} is invalid_input for a stale cursor and retryable on the first page', async () => {
-    const stale = expectError(await source.call('search', { query: 'cancer', cursorMark: EUROPEPMC_PAGE2_CURSOR }), 'invalid_input', false);
+    const stale = expectToolError(await source.call('search', { query: 'cancer', cursorMark: EUROPEPMC_PAGE2_CURSOR }), 'invalid_input', false);
     expect(stale.message).toContain('cursorMark');
-    expectError(await source.call('search', { query: 'flaky' }), 'upstream_error', true);
+    expectToolError(await source.call('search', { query: 'flaky' }), 'upstream_error', true);
   });
 
   it('rejects a malformed cursor or sort, and page sizes out of bounds, before any request', async () => {
-    const before = provider.requests.length;
-    expect(expectError(await source.call('search', { query: 'cancer', cursorMark: 'a b' }), 'invalid_input', false).message).toContain('cursorMark');
-    expect(expectError(await source.call('search', { query: 'cancer', sort: 'cited; drop' }), 'invalid_input', false).message).toContain('sort');
-    for (const pageSize of [0, 101]) expect((await source.call('search', { query: 'cancer', pageSize })).isError).toBe(true);
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      expect(expectToolError(await source.call('search', { query: 'cancer', cursorMark: 'a b' }), 'invalid_input', false).message).toContain('cursorMark');
+      expect(expectToolError(await source.call('search', { query: 'cancer', sort: 'cited; drop' }), 'invalid_input', false).message).toContain('sort');
+      for (const pageSize of [0, 101]) expect((await source.call('search', { query: 'cancer', pageSize })).isError).toBe(true);
+    });
   });
 });
 
 describe('Europe PMC get', () => {
   it('finds a record by PMID or MED:id with one core query', async () => {
-    const out = expectValidResult(await source.call('get', { ids: ['20516115', 'MED:20516115'] }));
-    expect(lastParams()).toMatchObject({ query: 'EXT_ID:20516115 AND SRC:MED', resultType: 'core', cursorMark: '*' });
+    const out = expectEuropepmcResult(await source.call('get', { ids: ['20516115', 'MED:20516115'] }));
+    expect(source.requestParams()).toMatchObject({ query: 'EXT_ID:20516115 AND SRC:MED', resultType: 'core', cursorMark: '*' });
     expect(out.records).toHaveLength(1);
     expect(out.records[0]).toMatchObject({
       id: 'europepmc:MED:20516115',
@@ -149,52 +99,49 @@ describe('Europe PMC get', () => {
   });
 
   it('ORs several ids into one query and warns about the ones not found', async () => {
-    const out = expectValidResult(await source.call('get', { ids: ['20516115', 'pmc9999999'] }));
-    expect(lastParams().query).toBe('(EXT_ID:20516115 AND SRC:MED) OR (PMCID:PMC9999999)');
+    const out = expectEuropepmcResult(await source.call('get', { ids: ['20516115', 'pmc9999999'] }));
+    expect(source.requestParams().query).toBe('(EXT_ID:20516115 AND SRC:MED) OR (PMCID:PMC9999999)');
     expect(out.records).toHaveLength(1);
     expect(out.warnings.join(' ')).toContain('pmc9999999');
   });
 
   it('rejects malformed ids, naming the field, before any request', async () => {
-    const before = provider.requests.length;
-    for (const bad of ['XYZ:1', 'MED:abc', '10.1/x', 'PMC', 'not an id']) {
-      expect(expectError(await source.call('get', { ids: ['20516115', bad] }), 'invalid_input', false).message).toContain('ids[1]');
-    }
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      for (const bad of ['XYZ:1', 'MED:abc', '10.1/x', 'PMC', 'not an id']) {
+        expect(expectToolError(await source.call('get', { ids: ['20516115', bad] }), 'invalid_input', false).message).toContain('ids[1]');
+      }
+    });
   });
 });
 
 describe('Europe PMC provider failures', () => {
   it('HTTP 429 is rate_limited with a fractional Retry-After', async () => {
-    expect(expectError(await source.call('search', { query: 'rate limited' }), 'rate_limited', true).retryAfterMs).toBe(1500);
+    expect(expectToolError(await source.call('search', { query: 'rate limited' }), 'rate_limited', true).retryAfterMs).toBe(1500);
   });
 
   it('HTTP 503 is a retryable upstream_error', async () => {
-    expectError(await source.call('search', { query: 'service down' }), 'upstream_error', true);
+    expectToolError(await source.call('search', { query: 'service down' }), 'upstream_error', true);
   });
 
   it('a truncated JSON body is a retryable upstream_error', async () => {
-    expect(expectError(await source.call('search', { query: 'cut short' }), 'upstream_error', true).message).toMatch(/truncated/);
+    expect(expectToolError(await source.call('search', { query: 'cut short' }), 'upstream_error', true).message).toMatch(/truncated/);
   });
 
   it('reads the reason out of the captured errorBean', () => {
-    const bean = readFileSync(
-      fileURLToPath(new URL('../fixtures/sources/europepmc/error-supplementaryfiles-not-open-access.xml', import.meta.url)),
-      'utf8',
-    );
+    const bean = fixtureBytes('europepmc', 'error-supplementaryfiles-not-open-access.xml').toString('utf8');
     expect(describeEuropepmcError(bean)).toBe('Article with id PMC3040717 is not open access one');
   });
 });
 
 describe('Europe PMC through the whole gateway', () => {
   it('a search over streamable HTTP returns the same records and candidates as the source server itself', async () => {
-    const gateway = await startTestGateway({ SCIGATE_EUROPEPMC_BASE_URL: `${provider.baseUrl}/europepmc/webservices/rest` });
+    const gateway = await startTestGateway({ SCIGATE_EUROPEPMC_BASE_URL: `${source.providerUrl}/europepmc/webservices/rest` });
     try {
       const client = await gateway.connect();
       const viaGateway = (await client.callTool({ name: 'mcp__europepmc__search', arguments: { query: 'cancer', resultType: 'core' } })) as any;
       expect(viaGateway.isError).toBeFalsy();
       expect(viaGateway.structuredContent.invocationId).toMatch(/^inv_/);
-      const direct = expectValidResult(await source.call('search', { query: 'cancer', resultType: 'core' }));
+      const direct = expectEuropepmcResult(await source.call('search', { query: 'cancer', resultType: 'core' }));
       expect(viaGateway.structuredContent.records).toEqual(direct.records);
       expect(viaGateway.structuredContent.artifacts).toEqual(direct.artifacts);
       expect(viaGateway.structuredContent.data).toEqual(direct.data);

@@ -1,79 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { geoSource } from '../../catalog/sources/geo/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { geoReplay } from '../fixtures/providers/geoReplay.js';
 import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
 const MATRIX_93374 = 'https://ftp.ncbi.nlm.nih.gov/geo/series/GSE93nnn/GSE93374/matrix/GSE93374_series_matrix.txt.gz';
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(geoSource, geoReplay, (url) => ({
+  baseUrl: `${url}/entrez/eutils`,
+  settings: { GEO_QUERY_BASE_URL: `${url}/geo/query` },
+}));
 
-beforeAll(async () => {
-  provider = await startReplayServer(geoReplay);
-  source = await connectSource(geoSource, {
-    baseUrl: `${provider.baseUrl}/entrez/eutils`,
-    settings: { GEO_QUERY_BASE_URL: `${provider.baseUrl}/geo/query` },
+/** GEO results: the shared checks, accession pages as record URLs, and every file inside its own accession's folder. */
+function expectGeoResult(result: SourceToolResult) {
+  const out = expectValidResult(result, geoSource, {
+    recordUrl: (r) => `https://www.ncbi.nlm.nih.gov/geo/query/acc.cgi?acc=${r.sourceRecordId}`,
   });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
-
-/** A successful result: schema-valid, GEO record identities and URLs, every candidate https on an allowed host. */
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError).toBeFalsy();
-  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const record of result.structuredContent.records) {
-    expect(record.id).toBe(`geo:${record.sourceRecordId}`);
-    expect(record.url).toBe(`https://www.ncbi.nlm.nih.gov/geo/query/acc.cgi?acc=${record.sourceRecordId}`);
-  }
-  for (const candidate of result.structuredContent.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, geoSource.manifest.allowedDomains)).toBe(true);
-    expect(candidate.url).toContain(`/${candidate.sourceRecordId}/`);
-  }
-  return result.structuredContent;
+  for (const candidate of out.artifacts ?? []) expect(candidate.url).toContain(`/${candidate.sourceRecordId}/`);
+  return out;
 }
 
-function expectError(result: { isError?: boolean; structuredContent?: any }, code: string, retryable: boolean) {
-  expect(result.isError).toBe(true);
-  expect(result.structuredContent.error).toMatchObject({ code, retryable });
-  return result.structuredContent.error as { message: string; retryAfterMs?: number };
-}
-
-const paramsOf = (request: string) => Object.fromEntries(new URL(request, 'http://x').searchParams);
+describeSourceContract(geoSource, { tools: ['get', 'search'] });
 
 describe('GEO source: registration', () => {
-  it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
-    expect(findBuiltinSource('geo')).toBe(geoSource);
-    expect(parseSourceManifest(geoSource.manifest)).toEqual(geoSource.manifest);
+  it('shares the NCBI limiter group, spaced one call per second', () => {
     expect(geoSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 1000 });
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('geo', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
   });
 });
 
 describe('GEO search', () => {
   it('maps ESearch uids to accessions through ESummary and offers the series matrix', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'GSE93374[GEO Accession]', maxResults: 1 }));
-    expect(paramsOf(provider.requests.at(-1)!)).toMatchObject({ db: 'gds', id: '200093374', retmode: 'json', tool: 'scigate' });
+    const out = expectGeoResult(await source.call('search', { query: 'GSE93374[GEO Accession]', maxResults: 1 }));
+    expect(source.requestParams()).toMatchObject({ db: 'gds', id: '200093374', retmode: 'json', tool: 'scigate' });
     expect(out.records[0]).toMatchObject({
       id: 'geo:GSE93374',
       kind: 'dataset',
@@ -93,33 +50,31 @@ describe('GEO search', () => {
   });
 
   it('adds entry type and organism as field tags; an empty search makes no ESummary call', async () => {
-    const before = provider.requests.length;
-    const out = expectValidResult(await source.call('search', { query: 'nothing like this', entryType: 'gse', organism: 'Mus musculus' }));
+    const out = await source.expectRequests(1, async () =>
+      expectGeoResult(await source.call('search', { query: 'nothing like this', entryType: 'gse', organism: 'Mus musculus' })),
+    );
     expect(out.records).toEqual([]);
     expect(out.artifacts).toBeUndefined();
-    expect(provider.requests.length).toBe(before + 1);
   });
 
   it('rejects an organism that is not a name before any request', async () => {
-    const before = provider.requests.length;
-    expect(expectError(await source.call('search', { query: 'x', organism: 'x"[ALL] OR "y' }), 'invalid_input', false).message).toContain('organism');
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      expect(expectToolError(await source.call('search', { query: 'x', organism: 'x"[ALL] OR "y' }), 'invalid_input', false).message).toContain('organism');
+    });
   });
 });
 
 describe('GEO get', () => {
   it('fetches a series by its uid (200000000 + n) without listing files when asked not to', async () => {
-    const before = provider.requests.length;
-    const out = expectValidResult(await source.call('get', { accessions: ['gse93374'], files: false }));
-    expect(provider.requests.length).toBe(before + 1);
-    expect(paramsOf(provider.requests.at(-1)!).id).toBe('200093374');
+    const out = await source.expectRequests(1, async () => expectGeoResult(await source.call('get', { accessions: ['gse93374'], files: false })));
+    expect(source.requestParams().id).toBe('200093374');
     expect(out.records.map((r: any) => r.id)).toEqual(['geo:GSE93374']);
     expect(out.artifacts.map((a: any) => a.url)).toEqual([MATRIX_93374]);
   });
 
   it('lists supplementary files from the SOFT text, rewritten from ftp:// to https://', async () => {
-    const out = expectValidResult(await source.call('get', { accessions: ['GSE105845'] }));
-    expect(paramsOf(provider.requests.at(-1)!)).toMatchObject({ acc: 'GSE105845', targ: 'self', form: 'text' });
+    const out = expectGeoResult(await source.call('get', { accessions: ['GSE105845'] }));
+    expect(source.requestParams()).toMatchObject({ acc: 'GSE105845', targ: 'self', form: 'text' });
     expect(out.records[0]).toMatchObject({ id: 'geo:GSE105845', title: 'microRNA-seq from forebrain (ENCSR715QTV)' });
     expect(out.artifacts).toHaveLength(2);
     expect(out.artifacts[1]).toMatchObject({
@@ -132,49 +87,47 @@ describe('GEO get', () => {
   });
 
   it('a failed file listing is a warning, not a failed get; a missing accession is warned about', async () => {
-    const out = expectValidResult(await source.call('get', { accessions: ['GSE93374', 'GSM2452128'] }));
-    expect(paramsOf(provider.requests.at(-2)!).id).toBe('200093374,302452128');
+    const out = expectGeoResult(await source.call('get', { accessions: ['GSE93374', 'GSM2452128'] }));
+    expect(source.requestParams(-2).id).toBe('200093374,302452128');
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['GSE93374']);
     expect(out.warnings.join(' ')).toContain('GSM2452128');
     expect(out.warnings.join(' ')).toMatch(/Could not list the supplementary files of GSE93374/);
   });
 
   it('with the E-utilities base overridden but no GEO_QUERY_BASE_URL, it lists no files and says why', async () => {
-    const eutilsOnly = await connectSource(geoSource, { baseUrl: `${provider.baseUrl}/entrez/eutils` });
+    const eutilsOnly = await connectSource(geoSource, { baseUrl: `${source.providerUrl}/entrez/eutils` });
     try {
-      const before = provider.requests.length;
-      const out = expectValidResult(await eutilsOnly.call('get', { accessions: ['GSE105845'] }));
+      const out = await source.expectRequests(1, async () => expectGeoResult(await eutilsOnly.call('get', { accessions: ['GSE105845'] })));
       expect(out.artifacts.map((a: any) => a.kind)).toEqual(['series-matrix']);
       expect(out.warnings.join(' ')).toContain('GEO_QUERY_BASE_URL');
-      expect(provider.requests.length).toBe(before + 1);
     } finally {
       await eutilsOnly.close();
     }
   });
 
   it('rejects malformed accessions, naming the field, before any request', async () => {
-    const before = provider.requests.length;
-    for (const bad of ['GSE', 'GSX123', 'GSE12a', 'GSE0', 'PRJNA360829']) {
-      expect(expectError(await source.call('get', { accessions: ['GSE93374', bad] }), 'invalid_input', false).message).toContain('accessions[1]');
-    }
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      for (const bad of ['GSE', 'GSX123', 'GSE12a', 'GSE0', 'PRJNA360829']) {
+        expect(expectToolError(await source.call('get', { accessions: ['GSE93374', bad] }), 'invalid_input', false).message).toContain('accessions[1]');
+      }
+    });
   });
 });
 
 describe('GEO provider failures', () => {
   it('an ESearch ERROR inside an HTTP 200 body is a structured, retryable error', async () => {
-    expect(expectError(await source.call('search', { query: 'backend trouble' }), 'upstream_error', true).message).toContain('Search Backend failed');
+    expect(expectToolError(await source.call('search', { query: 'backend trouble' }), 'upstream_error', true).message).toContain('Search Backend failed');
   });
 
   it('HTTP 429 is rate_limited with Retry-After', async () => {
-    expect(expectError(await source.call('get', { accessions: ['GSE1'] }), 'rate_limited', true).retryAfterMs).toBe(3000);
+    expect(expectToolError(await source.call('get', { accessions: ['GSE1'] }), 'rate_limited', true).retryAfterMs).toBe(3000);
   });
 
   it('HTTP 503 is a retryable upstream_error', async () => {
-    expectError(await source.call('get', { accessions: ['GSE2'] }), 'upstream_error', true);
+    expectToolError(await source.call('get', { accessions: ['GSE2'] }), 'upstream_error', true);
   });
 
   it('a truncated ESummary body is a retryable upstream_error', async () => {
-    expect(expectError(await source.call('get', { accessions: ['GSE3'] }), 'upstream_error', true).message).toMatch(/truncated/);
+    expect(expectToolError(await source.call('get', { accessions: ['GSE3'] }), 'upstream_error', true).message).toMatch(/truncated/);
   });
 });

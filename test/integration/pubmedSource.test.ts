@@ -1,75 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { pubmedSource } from '../../catalog/sources/pubmed/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { pubmedReplay } from '../fixtures/providers/pubmedReplay.js';
 import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(pubmedSource, pubmedReplay, (url) => ({
+  baseUrl: `${url}/entrez/eutils`,
+  settings: { NCBI_API_KEY: 'test-key', NCBI_EMAIL: 'dev@example.org', PMC_OA_BASE_URL: `${url}/pmc-oa` },
+}));
 
-beforeAll(async () => {
-  provider = await startReplayServer(pubmedReplay);
-  source = await connectSource(pubmedSource, {
-    baseUrl: `${provider.baseUrl}/entrez/eutils`,
-    settings: { NCBI_API_KEY: 'test-key', NCBI_EMAIL: 'dev@example.org', PMC_OA_BASE_URL: `${provider.baseUrl}/pmc-oa` },
-  });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
+/** PubMed results: the shared checks, and every record's landing page is its pubmed.ncbi.nlm.nih.gov page. */
+const expectPubmedResult = (result: SourceToolResult) =>
+  expectValidResult(result, pubmedSource, { recordUrl: (r) => `https://pubmed.ncbi.nlm.nih.gov/${r.sourceRecordId}/` });
 
-/** A successful result: valid against the published schema, every candidate on an allowed https host. */
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError).toBeFalsy();
-  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const record of result.structuredContent.records) {
-    expect(record.id).toBe(`pubmed:${record.sourceRecordId}`);
-    expect(record.url).toBe(`https://pubmed.ncbi.nlm.nih.gov/${record.sourceRecordId}/`);
-    expect(record.citation.url).toBe(record.url);
-  }
-  for (const candidate of result.structuredContent.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, pubmedSource.manifest.allowedDomains)).toBe(true);
-  }
-  return result.structuredContent;
-}
-
-function expectError(result: { isError?: boolean; structuredContent?: any }, code: string, retryable: boolean) {
-  expect(result.isError).toBe(true);
-  expect(result.structuredContent.error).toMatchObject({ code, retryable });
-  return result.structuredContent.error as { message: string; retryAfterMs?: number };
-}
+describeSourceContract(pubmedSource, { tools: ['get', 'search'] });
 
 describe('PubMed source: registration', () => {
-  it('is registered with a valid NCBI-group manifest, ajv-compilable input schemas and short governed names', async () => {
-    expect(findBuiltinSource('pubmed')).toBe(pubmedSource);
-    expect(parseSourceManifest(pubmedSource.manifest)).toEqual(pubmedSource.manifest);
+  it('shares the NCBI limiter group, spaced one call per second', () => {
     expect(pubmedSource.manifest.limits).toMatchObject({ limitGroup: 'ncbi', minTimeMs: 1000 });
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('pubmed', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
   });
 });
 
 describe('PubMed search', () => {
   it('returns records for the ESearch ids, fetched with EFetch, and identifies the caller to NCBI', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'cryopreservation[ti] OR 13c[ti]', maxResults: 2 }));
+    const out = expectPubmedResult(await source.call('search', { query: 'cryopreservation[ti] OR 13c[ti]', maxResults: 2 }));
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['11748933', '11700088']);
     expect(out.records[0]).toMatchObject({
       id: 'pubmed:11748933',
@@ -81,10 +35,10 @@ describe('PubMed search', () => {
     expect(out.records[0].citation.authors.slice(0, 2)).toEqual(['Taddei AR', 'Barbato F']);
     expect(out.records[1].title).toBe('Proton MRI of (13)C distribution by J and chemical shift editing.');
     expect(out.data).toMatchObject({ count: 2, start: 0, nextStart: null });
-    const [esearch, efetch] = provider.requests.slice(-2).map((r) => new URL(r, 'http://x').searchParams);
-    expect(esearch!.get('retmax')).toBe('2');
-    expect(efetch!.get('id')).toBe('11748933,11700088');
-    for (const params of [esearch!, efetch!]) {
+    const [esearch, efetch] = [source.requestUrl(-2).searchParams, source.requestUrl().searchParams];
+    expect(esearch.get('retmax')).toBe('2');
+    expect(efetch.get('id')).toBe('11748933,11700088');
+    for (const params of [esearch, efetch]) {
       expect(params.get('tool')).toBe('scigate');
       expect(params.get('api_key')).toBe('test-key');
       expect(params.get('email')).toBe('dev@example.org');
@@ -92,11 +46,10 @@ describe('PubMed search', () => {
   });
 
   it('passes the date range and sort, and warns when the 10,000-hit window is reached', async () => {
-    const out = expectValidResult(
+    const out = expectPubmedResult(
       await source.call('search', { query: 'cancer', start: 9998, maxResults: 50, sort: 'pub_date', minDate: '2020-01', maxDate: '2020/12/31' }),
     );
-    const params = new URL(provider.requests.at(-2)!, 'http://x').searchParams;
-    expect(Object.fromEntries(params)).toMatchObject({
+    expect(source.requestParams(-2)).toMatchObject({
       retstart: '9998',
       retmax: '2',
       sort: 'pub_date',
@@ -109,24 +62,22 @@ describe('PubMed search', () => {
   });
 
   it('an empty search is records: [] with the unmatched phrase, and no EFetch', async () => {
-    const before = provider.requests.length;
-    const out = expectValidResult(await source.call('search', { query: 'abcXYZ' }));
+    const out = await source.expectRequests(1, async () => expectPubmedResult(await source.call('search', { query: 'abcXYZ' })));
     expect(out.records).toEqual([]);
     expect(out.warnings.join(' ')).toContain('abcXYZ');
-    expect(provider.requests.length).toBe(before + 1);
   });
 
   it('rejects a malformed or half date range before any request', async () => {
-    const before = provider.requests.length;
-    expect(expectError(await source.call('search', { query: 'x', minDate: '2020-13', maxDate: '2021' }), 'invalid_input', false).message).toContain('minDate');
-    expect(expectError(await source.call('search', { query: 'x', minDate: '2020' }), 'invalid_input', false).message).toContain('maxDate');
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      expect(expectToolError(await source.call('search', { query: 'x', minDate: '2020-13', maxDate: '2021' }), 'invalid_input', false).message).toContain('minDate');
+      expect(expectToolError(await source.call('search', { query: 'x', minDate: '2020' }), 'invalid_input', false).message).toContain('maxDate');
+    });
   });
 });
 
 describe('PubMed get', () => {
   it('returns structured abstract, authors, journal, DOI, PMCID and MeSH terms', async () => {
-    const out = expectValidResult(await source.call('get', { pmids: ['PMID:28775130'], openAccess: false }));
+    const out = expectPubmedResult(await source.call('get', { pmids: ['PMID:28775130'], openAccess: false }));
     const record = out.records[0];
     expect(record).toMatchObject({
       id: 'pubmed:28775130',
@@ -142,11 +93,11 @@ describe('PubMed get', () => {
     expect(record.fields.abstractSections[2].text).toContain('ORQ3=4.15');
     expect(record.fields.abstractSections[1].nlmCategory).toBe('METHODS');
     expect(out.artifacts).toBeUndefined();
-    expect(provider.requests.at(-1)).toContain('efetch.fcgi');
+    expect(source.requests.at(-1)).toContain('efetch.fcgi');
   });
 
   it('offers PMC open-access files with md5 checksums, and none for an article PMC does not call open access', async () => {
-    const out = expectValidResult(await source.call('get', { pmids: ['36842301', '20516115'] }));
+    const out = expectPubmedResult(await source.call('get', { pmids: ['36842301', '20516115'] }));
     expect(out.records[0].title).toBe(
       'Precision oncology for BRAF-mutant cancers with BRAF and MEK inhibitors: from melanoma to tissue-agnostic therapy.',
     );
@@ -169,7 +120,7 @@ describe('PubMed get', () => {
   });
 
   it('an article missing from the PMC bucket has no candidates; unknown PMIDs are warned about', async () => {
-    const out = expectValidResult(await source.call('get', { pmids: ['28775130', '11748933'] }));
+    const out = expectPubmedResult(await source.call('get', { pmids: ['28775130', '11748933'] }));
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['28775130']);
     expect(out.warnings.join(' ')).toContain('11748933');
     expect(out.artifacts).toBeUndefined();
@@ -177,58 +128,56 @@ describe('PubMed get', () => {
   });
 
   it('with the E-utilities base overridden but no PMC_OA_BASE_URL, it never reaches the public bucket', async () => {
-    const eutilsOnly = await connectSource(pubmedSource, { baseUrl: `${provider.baseUrl}/entrez/eutils` });
+    const eutilsOnly = await connectSource(pubmedSource, { baseUrl: `${source.providerUrl}/entrez/eutils` });
     try {
-      const before = provider.requests.length;
-      const out = expectValidResult(await eutilsOnly.call('get', { pmids: ['36842301', '20516115'] }));
+      const before = source.requests.length;
+      const out = expectPubmedResult(await eutilsOnly.call('get', { pmids: ['36842301', '20516115'] }));
       expect(out.records).toHaveLength(2);
       expect(out.artifacts).toBeUndefined();
       expect(out.warnings.join(' ')).toContain('PMC_OA_BASE_URL');
-      expect(provider.requests.slice(before).every((r) => r.startsWith('/entrez/eutils/'))).toBe(true);
+      expect(source.requests.slice(before).every((r) => r.startsWith('/entrez/eutils/'))).toBe(true);
     } finally {
       await eutilsOnly.close();
     }
   });
 
   it('rejects malformed PMIDs, naming the field, before any request', async () => {
-    const before = provider.requests.length;
-    for (const bad of ['abc', '0123', '1234567890', '12 34']) {
-      const error = expectError(await source.call('get', { pmids: ['28775130', bad] }), 'invalid_input', false);
-      expect(error.message).toContain('pmids[1]');
-    }
-    expect(provider.requests.length).toBe(before);
+    await source.expectNoRequests(async () => {
+      for (const bad of ['abc', '0123', '1234567890', '12 34']) {
+        const error = expectToolError(await source.call('get', { pmids: ['28775130', bad] }), 'invalid_input', false);
+        expect(error.message).toContain('pmids[1]');
+      }
+    });
   });
 });
 
 describe('PubMed provider failures', () => {
   it('an <ERROR> inside an HTTP 200 EFetch body is a structured error', async () => {
-    const error = expectError(await source.call('get', { pmids: ['99999999'] }), 'invalid_input', false);
+    const error = expectToolError(await source.call('get', { pmids: ['99999999'] }), 'invalid_input', false);
     expect(error.message).toContain('Neither query_key nor id specified');
   });
 
   it('an ESearch JSON ERROR from a failing backend is a retryable upstream_error', async () => {
-    const error = expectError(await source.call('search', { query: 'backend trouble' }), 'upstream_error', true);
+    const error = expectToolError(await source.call('search', { query: 'backend trouble' }), 'upstream_error', true);
     expect(error.message).toContain('Search Backend failed');
   });
 
   it('HTTP 429 is rate_limited with Retry-After and NCBI\'s reason', async () => {
-    const error = expectError(await source.call('search', { query: 'rate limited' }), 'rate_limited', true);
+    const error = expectToolError(await source.call('search', { query: 'rate limited' }), 'rate_limited', true);
     expect(error.retryAfterMs).toBe(2000);
     expect(error.message).toContain('API rate limit exceeded (limit 3 requests/s)');
   });
 
   it('HTTP 503 is a retryable upstream_error', async () => {
-    expectError(await source.call('search', { query: 'service down' }), 'upstream_error', true);
+    expectToolError(await source.call('search', { query: 'service down' }), 'upstream_error', true);
   });
 
   it('a truncated XML document is a retryable upstream_error', async () => {
-    const error = expectError(await source.call('get', { pmids: ['88888888'], openAccess: false }), 'upstream_error', true);
+    const error = expectToolError(await source.call('get', { pmids: ['88888888'], openAccess: false }), 'upstream_error', true);
     expect(error.message).toMatch(/truncated/);
   });
 
-  it('a connection cut mid-body is retryable', async () => {
-    const result = await source.call('search', { query: 'cut connection' });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error.retryable).toBe(true);
+  it('a connection cut mid-body is retryable upstream_unavailable', async () => {
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
   });
 });

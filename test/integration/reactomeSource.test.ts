@@ -1,63 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import {
-  MAX_TOOL_NAME_CHARS,
-  findBuiltinSource,
-  governedToolName,
-  isHostAllowed,
-  mcpToolResultJsonSchema,
-  parseSourceManifest,
-} from '../../catalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { reactomeSource } from '../../catalog/sources/reactome/index.js';
-import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { reactomeReplay } from '../fixtures/providers/reactomeReplay.js';
-import { connectSource } from '../fixtures/sourceClient.js';
+import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 
-const validateResult = new Ajv({ allErrors: true }).compile(mcpToolResultJsonSchema);
-let provider: ReplayServer;
-let source: Awaited<ReturnType<typeof connectSource>>;
+const source = withReplayedSource(reactomeSource, reactomeReplay, (url) => ({ baseUrl: `${url}/ContentService` }));
 
-beforeAll(async () => {
-  provider = await startReplayServer(reactomeReplay);
-  source = await connectSource(reactomeSource, { baseUrl: `${provider.baseUrl}/ContentService` });
-});
-afterAll(async () => {
-  await source.close();
-  await provider.close();
-});
+/** Reactome results: the shared checks, and every record's landing page is its detail page. */
+const expectReactomeResult = (result: SourceToolResult) =>
+  expectValidResult(result, reactomeSource, { recordUrl: (r) => `https://reactome.org/content/detail/${r.sourceRecordId}` });
 
-function expectValidResult(result: { isError?: boolean; structuredContent?: any }) {
-  expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
-  expect(validateResult(result.structuredContent), JSON.stringify(validateResult.errors)).toBe(true);
-  for (const candidate of result.structuredContent.artifacts ?? []) {
-    const url = new URL(candidate.url);
-    expect(url.protocol).toBe('https:');
-    expect(isHostAllowed(url.hostname, reactomeSource.manifest.allowedDomains)).toBe(true);
-  }
-  return result.structuredContent;
-}
+describeSourceContract(reactomeSource, { tools: ['get', 'search'] });
 
 describe('Reactome source: registration', () => {
-  it('is registered with a valid manifest, ajv-compilable input schemas and short governed names', async () => {
-    expect(findBuiltinSource('reactome')).toBe(reactomeSource);
-    expect(parseSourceManifest(reactomeSource.manifest)).toEqual(reactomeSource.manifest);
+  it('is published under CC BY 4.0', () => {
     expect(reactomeSource.manifest.license).toContain('CC BY 4.0');
-    const { tools } = await source.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get', 'search']);
-    const ajv = new Ajv();
-    for (const tool of tools) {
-      expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
-      expect(governedToolName('reactome', tool.name).length).toBeLessThanOrEqual(MAX_TOOL_NAME_CHARS);
-    }
   });
 });
 
 describe('Reactome search', () => {
   it('returns records with the Solr highlighting stripped from names (real, minimized capture)', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'MAPK signaling pathway' }));
-    const sent = new URL(provider.requests.at(-1)!, 'http://x');
-    expect(sent.pathname).toBe('/ContentService/search/query');
-    expect(Object.fromEntries(sent.searchParams)).toMatchObject({ query: 'MAPK signaling pathway', species: 'Homo sapiens', types: 'Pathway,Reaction', cluster: 'true' });
+    const out = expectReactomeResult(await source.call('search', { query: 'MAPK signaling pathway' }));
+    expect(source.requestUrl().pathname).toBe('/ContentService/search/query');
+    expect(source.requestParams()).toMatchObject({ query: 'MAPK signaling pathway', species: 'Homo sapiens', types: 'Pathway,Reaction', cluster: 'true' });
     expect(out.records).toHaveLength(10);
     expect(out.records[0]).toMatchObject({
       id: 'reactome:R-HSA-9652817',
@@ -71,7 +35,7 @@ describe('Reactome search', () => {
   });
 
   it('HTTP 404 (no entries found) is an empty result, not an error (constructed fixture)', async () => {
-    const out = expectValidResult(await source.call('search', { query: 'nothingatall' }));
+    const out = expectReactomeResult(await source.call('search', { query: 'nothingatall' }));
     expect(out.records).toEqual([]);
     expect(out.data).toEqual({ totalResults: 0, start: 0, nextStart: null });
   });
@@ -79,8 +43,8 @@ describe('Reactome search', () => {
 
 describe('Reactome get', () => {
   it('reads the minimized real capture: name, species and summation as plain text', async () => {
-    const out = expectValidResult(await source.call('get', { id: 'R-HSA-5673001' }));
-    expect(provider.requests.slice(-2)).toEqual(['/ContentService/data/query/R-HSA-5673001', '/ContentService/data/participants/R-HSA-5673001']);
+    const out = expectReactomeResult(await source.call('get', { id: 'R-HSA-5673001' }));
+    expect(source.requests.slice(-2)).toEqual(['/ContentService/data/query/R-HSA-5673001', '/ContentService/data/participants/R-HSA-5673001']);
     const record = out.records[0];
     expect(record).toMatchObject({
       id: 'reactome:R-HSA-5673001',
@@ -93,8 +57,8 @@ describe('Reactome get', () => {
   });
 
   it('a full pathway gives literature, participants count, version and SBML/SBGN exports (constructed fixture)', async () => {
-    const out = expectValidResult(await source.call('get', { id: 'r-hsa-5683057.3' }));
-    expect(provider.requests.at(-2)).toBe('/ContentService/data/query/R-HSA-5683057');
+    const out = expectReactomeResult(await source.call('get', { id: 'r-hsa-5683057.3' }));
+    expect(source.requests.at(-2)).toBe('/ContentService/data/query/R-HSA-5683057');
     const record = out.records[0];
     expect(record).toMatchObject({
       id: 'reactome:R-HSA-5683057',
@@ -115,42 +79,33 @@ describe('Reactome get', () => {
   });
 
   it('warns when the version asked for is not the one served', async () => {
-    const out = expectValidResult(await source.call('get', { id: 'R-HSA-5683057.1' }));
+    const out = expectReactomeResult(await source.call('get', { id: 'R-HSA-5683057.1' }));
     expect(out.warnings.join(' ')).toContain('R-HSA-5683057.3');
   });
 
   it('an unknown id is not_found; a malformed id is rejected before any request', async () => {
-    const unknown = await source.call('get', { id: 'R-HSA-999999999' });
-    expect(unknown.structuredContent.error).toMatchObject({ code: 'not_found', retryable: false });
-    const before = provider.requests.length;
-    for (const id of ['5673001', 'R-HS-5673001', 'R-HSA-', 'R-HSA-56/73001']) {
-      const result = await source.call('get', { id });
-      expect(result.structuredContent.error.code).toBe('invalid_input');
-      expect(result.structuredContent.error.message.startsWith('id:')).toBe(true);
-    }
-    expect(provider.requests.length).toBe(before);
+    expectToolError(await source.call('get', { id: 'R-HSA-999999999' }), 'not_found', false);
+    await source.expectNoRequests(async () => {
+      for (const id of ['5673001', 'R-HS-5673001', 'R-HSA-', 'R-HSA-56/73001']) {
+        const error = expectToolError(await source.call('get', { id }), 'invalid_input');
+        expect(error.message.startsWith('id:')).toBe(true);
+      }
+    });
   });
 });
 
 describe('Reactome provider failures', () => {
   it('a 429 is rate_limited with Retry-After passed through', async () => {
-    const result = await source.call('search', { query: 'slow down' });
-    expect(result.structuredContent.error).toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 5000 });
+    const error = expectToolError(await source.call('search', { query: 'slow down' }), 'rate_limited', true);
+    expect(error.retryAfterMs).toBe(5000);
   });
 
   it('a 503 is a retryable upstream_error', async () => {
-    const result = await source.call('search', { query: 'maintenance' });
-    expect(result.structuredContent.error).toMatchObject({ code: 'upstream_error', retryable: true });
+    expectToolError(await source.call('search', { query: 'maintenance' }), 'upstream_error', true);
   });
 
   it('a cut connection is retryable upstream_unavailable; a cut JSON body is retryable upstream_error', async () => {
-    expect((await source.call('search', { query: 'cut connection' })).structuredContent.error).toMatchObject({
-      code: 'upstream_unavailable',
-      retryable: true,
-    });
-    expect((await source.call('search', { query: 'cut json' })).structuredContent.error).toMatchObject({
-      code: 'upstream_error',
-      retryable: true,
-    });
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
+    expectToolError(await source.call('search', { query: 'cut json' }), 'upstream_error', true);
   });
 });
