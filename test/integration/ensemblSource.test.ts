@@ -127,8 +127,8 @@ describe('Ensembl provider failures', () => {
     expectToolError(await source.call('get', { id: 'ENSG00000000503' }), 'upstream_error', true);
   });
 
-  it('a cut connection is retryable upstream_unavailable; a cut JSON body is retryable upstream_error', async () => {
-    expectToolError(await source.call('get', { id: 'ENSG00000000206' }), 'upstream_unavailable', true);
+  it('a connection cut mid-body and a cut JSON body are both retryable upstream_errors', async () => {
+    expectToolError(await source.call('get', { id: 'ENSG00000000206' }), 'upstream_error', true);
     expectToolError(await source.call('get', { id: 'ENSG00000000207' }), 'upstream_error', true);
   });
 });

@@ -125,8 +125,8 @@ describe('PDB provider failures', () => {
     expect(error.retryAfterMs).toBe(3000);
   });
 
-  it('a 503 is a retryable upstream_error and a cut body is retryable upstream_unavailable', async () => {
+  it('a 503 and a body cut mid-response are retryable upstream_errors', async () => {
     expectToolError(await source.call('search', { query: 'maintenance' }), 'upstream_error', true);
-    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_error', true);
   });
 });

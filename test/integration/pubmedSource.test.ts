@@ -177,7 +177,7 @@ describe('PubMed provider failures', () => {
     expect(error.message).toMatch(/truncated/);
   });
 
-  it('a connection cut mid-body is retryable upstream_unavailable', async () => {
-    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
+  it('a connection cut mid-body is a retryable upstream_error (a truncated body)', async () => {
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_error', true);
   });
 });

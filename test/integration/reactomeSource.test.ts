@@ -104,8 +104,8 @@ describe('Reactome provider failures', () => {
     expectToolError(await source.call('search', { query: 'maintenance' }), 'upstream_error', true);
   });
 
-  it('a cut connection is retryable upstream_unavailable; a cut JSON body is retryable upstream_error', async () => {
-    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
+  it('a connection cut mid-body and a cut JSON body are both retryable upstream_errors', async () => {
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_error', true);
     expectToolError(await source.call('search', { query: 'cut json' }), 'upstream_error', true);
   });
 });

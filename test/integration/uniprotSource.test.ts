@@ -130,8 +130,8 @@ describe('UniProt provider failures', () => {
     expectToolError(await source.call('search', { query: 'maintenance' }), 'upstream_error', true);
   });
 
-  it('a connection cut mid-body is retryable upstream_unavailable; a cut JSON body is retryable upstream_error', async () => {
-    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_unavailable', true);
+  it('a connection cut mid-body and a cut JSON body are both retryable upstream_errors', async () => {
+    expectToolError(await source.call('search', { query: 'cut connection' }), 'upstream_error', true);
     const malformed = expectToolError(await source.call('search', { query: 'cut json' }), 'upstream_error', true);
     expect(malformed.message).toContain('malformed or truncated JSON');
     expect(JSON.stringify(malformed)).not.toMatch(/\bat .*\.ts:\d+/);

@@ -60,7 +60,9 @@ async function readBody(provider: string, response: Response, signal?: AbortSign
     return new TextDecoder('utf-8').decode(bytes);
   } catch (error) {
     if (error instanceof ProviderError) throw error;
-    throw networkError(provider, error, signal);
+    if (signal?.aborted) throw networkError(provider, error, signal);
+    // The provider answered and then broke off: a truncated body is a bad response, not an unreachable host.
+    throw new ProviderError('upstream_error', `${provider} sent a truncated body (the connection closed mid-response)`, { retryable: true });
   }
 }
 
