@@ -1,5 +1,6 @@
 /** Child process: the gateway under measurement. Reports its CPU time and RSS to the parent over IPC. */
 import { mkdtemp } from 'node:fs/promises';
+import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway } from '../gateway/main.js';
@@ -25,8 +26,9 @@ const gateway = await startGateway({
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ type: 'stats', cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
+    process.send!({ type: 'stats', cpu: process.cpuUsage(), rss: process.memoryUsage().rss, memory: process.memoryUsage() });
   }
+  if (message.type === 'snapshot') process.send!({ type: 'snapshot', path: writeHeapSnapshot() });
   if (message.type === 'stop') void gateway.stop().then(() => process.exit(0));
 });
 process.send!({ type: 'ready', mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir });

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { abortIsolatingFetch } from '../gateway/index.js';
 
 export interface LoadJob {
   target: { kind: 'http'; url: string; token?: string } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> };
@@ -20,7 +21,8 @@ function transportFor(job: LoadJob): Transport {
     return new StdioClientTransport({ command: job.target.command, args: job.target.args, env: job.target.env, stderr: 'ignore' });
   }
   const headers: Record<string, string> = job.target.token ? { authorization: `Bearer ${job.target.token}` } : {};
-  return new StreamableHTTPClientTransport(new URL(job.target.url), { requestInit: { headers } });
+  // The same per-request signal isolation the gateway uses upstream, so the client does not leak either.
+  return new StreamableHTTPClientTransport(new URL(job.target.url), { requestInit: { headers }, fetch: abortIsolatingFetch() });
 }
 
 async function run(job: LoadJob): Promise<{ latenciesMs: number[]; wallMs: number; errors: number }> {

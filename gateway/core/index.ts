@@ -10,3 +10,4 @@ export * from './eventHub.js';
 export * from './parseInput.js';
 export * from './sha256.js';
 export * from './jsonDepth.js';
+export * from './linkedSignal.js';

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * The SDK's HTTP client transports pass one connection-wide AbortSignal to every fetch, and undici
  * adds a listener to it per request that only goes away on abort or garbage collection: a busy
@@ -10,6 +12,8 @@ export function abortIsolatingFetch(inner: typeof fetch = globalThis.fetch): typ
     if (!shared) return inner(input, init);
     const own = new AbortController();
     const bridge = () => own.abort(shared.reason);
+    // One bridge per request in flight, each removed when its request ends; many at once is normal.
+    setMaxListeners(0, shared);
     if (shared.aborted) own.abort(shared.reason);
     else shared.addEventListener('abort', bridge, { once: true });
     const release = () => shared.removeEventListener('abort', bridge);

@@ -1,4 +1,4 @@
-import { GatewayError, cancelledBy, type Clock } from '../../core/index.js';
+import { GatewayError, cancelledBy, linkSignals, type Clock } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
 import { deadlineOf, resolvedTool, type Handler } from '../toolCall.js';
 
@@ -31,15 +31,17 @@ export function callUpstream(options: CallUpstreamOptions): Handler {
       () => new GatewayError('upstream_timeout', `${tool.sourceId} did not answer within ${timeoutMs / 1000} s.`, { retryable: true }),
     );
     call.audit.attempts += 1;
+    const cancel = linkSignals([call.signal, attempt.signal]);
     try {
       const raw = await source.client.callTool(tool.upstreamName, call.arguments, {
-        signal: AbortSignal.any([call.signal, attempt.signal]),
+        signal: cancel.signal,
         // The SDK's own timer cannot pause for a hold, so it only backstops; the deadline's timer decides.
         timeoutMs: SDK_BACKSTOP_MS,
         ...(call.onProgress ? { onProgress: call.onProgress } : {}),
       });
       return { raw };
     } finally {
+      cancel.release();
       attempt.dispose();
     }
   };
