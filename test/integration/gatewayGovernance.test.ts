@@ -97,6 +97,33 @@ describe('governance through the gateway', () => {
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
   });
 
+  it("the client's notifications/cancelled aborts the upstream request; the invocation ends cancelled", async () => {
+    let requests = 0;
+    let aborted = 0;
+    const hanging = createServer((req) => {
+      requests += 1;
+      req.socket.once('close', () => void (aborted += 1));
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
+    const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+    const client = await gateway.connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'slow' } }, undefined, { signal: controller.signal }).catch((e: unknown) => e);
+    await waitUntil(() => requests === 1);
+    controller.abort();
+    await call;
+    expect(await waitUntil(() => aborted === 1)).toBe(true);
+    const { sessions } = await api(gateway, '/api/sessions');
+    let invocations: any[] = [];
+    for (let i = 0; i < 100 && invocations.length === 0; i++) {
+      invocations = (await api(gateway, `/api/sessions/${sessions[0].id}/invocations`)).invocations;
+      if (invocations.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', attempts: 1 });
+    expect(requests).toBe(1);
+  });
+
   it('catalog routes list sources, status, tools and keyword routing', async () => {
     const gateway = await gatewayWith({});
     const { sources } = await api(gateway, '/api/catalog/sources');
