@@ -1,4 +1,5 @@
 export * from './errorCodes.js';
+export * from './zodIssues.js';
 export * from './manifest.js';
 export * from './resultEnvelope.js';
 export * from './toolNaming.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeZodError } from './zodIssues.js';
 
 const sourceId = z
   .string()
@@ -95,8 +96,8 @@ export type SourceManifestInput = z.input<typeof sourceManifestSchema>;
 export function parseSourceManifest(input: unknown): SourceManifest {
   const parsed = sourceManifestSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new Error(`Invalid source manifest at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const { field, message } = describeZodError(parsed.error);
+  throw new Error(`Invalid source manifest at ${field || '(root)'}: ${message}`);
 }
 
 /** True when `host` is allowed by a manifest's `allowedDomains`. */

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { customServerFileSchema, type CustomServerConfig } from '../catalog/index.js';
-import { describeIssue, type CustomServerStore } from '../gateway/core/index.js';
+import { describeZodError } from '../catalog/index.js';
+import type { CustomServerStore } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { decryptFile, encryptFile } from './encryptedFile.js';
 import { SECRET_KEY_FILE, loadSecretKey } from './secretKey.js';
@@ -43,7 +44,7 @@ export class CustomServerFileStore implements CustomServerStore {
     }
     const parsed = customServerFileSchema.safeParse(JSON.parse(text));
     if (!parsed.success) {
-      const { field, message } = describeIssue(parsed.error.issues[0] as unknown as Parameters<typeof describeIssue>[0]);
+      const { field, message } = describeZodError(parsed.error);
       throw new Error(`${this.path} holds an invalid configuration at ${field || '(root)'}: ${message}`);
     }
     return parsed.data.servers;

@@ -1,7 +1,8 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex, type Cas } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { pathExists } from './dataDir.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Hashes known to be on disk; bounded so a long-running gateway does not grow without limit. */
@@ -37,7 +38,7 @@ export class FileCas implements Cas {
 
   private async write(hash: string, bytes: Uint8Array): Promise<void> {
     const path = this.pathOf(hash);
-    if (!(await exists(path))) {
+    if (!(await pathExists(path))) {
       const dir = join(this.root, 'sha256', hash.slice(0, 2));
       if (!this.fanOutDirs.has(dir)) {
         await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -52,11 +53,4 @@ export class FileCas implements Cas {
   private pathOf(hash: string): string {
     return join(this.root, 'sha256', hash.slice(0, 2), hash);
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
+import { pathExists } from './dataDir.js';
 
 /** The AES-256-GCM key of every encrypted file in the data directory (seed §5.3). */
 export const SECRET_KEY_FILE = 'model-secrets.key';
@@ -21,18 +22,11 @@ export async function loadSecretKey(dataDir: string, encryptedFiles: readonly st
     return existing;
   }
   for (const name of encryptedFiles) {
-    if (await exists(join(dataDir, name))) {
+    if (await pathExists(join(dataDir, name))) {
       throw new Error(`${join(dataDir, name)} exists but ${path} is missing; restore the key file (a new key cannot decrypt it).`);
     }
   }
   const key = randomBytes(KEY_BYTES);
   await writeFileAtomic(path, key);
   return key;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

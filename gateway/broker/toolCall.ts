@@ -1,7 +1,7 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolResult } from '../../catalog/index.js';
 import type { InvocationOrigin, SessionRecord } from '../core/index.js';
-import { CallDeadline, type Clock } from '../core/index.js';
+import { CallDeadline, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, type Clock } from '../core/index.js';
 import type { ClientApprover } from '../permissions/index.js';
 import type { GovernedTool } from '../registry/index.js';
 
@@ -66,3 +66,20 @@ export function newCallAudit(): CallAudit {
   return { attempts: 0, cacheHit: false, queueWaitMs: 0, sizeBytes: null, authorizationId: null };
 }
 
+const canonicalByCall = new WeakMap<ToolCall, string>();
+
+/**
+ * The call's arguments as RFC 8785 JSON, computed once per call (the cache key and the audit blob
+ * both need it). Arguments nested past MAX_ARGUMENT_DEPTH, which validation refuses, get a marker
+ * instead, so the recursive serializer never sees them.
+ */
+export function canonicalArguments(call: ToolCall): string {
+  let json = canonicalByCall.get(call);
+  if (json === undefined) {
+    json = nestsDeeperThan(call.arguments, MAX_ARGUMENT_DEPTH)
+      ? JSON.stringify({ refused: `nested more than ${MAX_ARGUMENT_DEPTH} levels deep` })
+      : canonicalJson(call.arguments);
+    canonicalByCall.set(call, json);
+  }
+  return json;
+}

@@ -1,4 +1,4 @@
-import { limitOverridesSchema, type LimitOverrides, type SourceDeps } from '../../catalog/index.js';
+import { describeZodError, limitOverridesSchema, type LimitOverrides, type SourceDeps } from '../../catalog/index.js';
 import { UsageError, type FlagValues } from './parseCommandLine.js';
 
 type Env = Record<string, string | undefined>;
@@ -40,8 +40,8 @@ const NCBI_SOURCES_WITH_KEY: LimitOverrides = { pubmed: { minTimeMs: 300 }, clin
 export function sourceLimitsFlag(flags: FlagValues, env: Env): LimitOverrides {
   const parsed = limitOverridesSchema.safeParse(JSON.parse(String(flags.sourceLimits ?? '{}')));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
+    const { field, message } = describeZodError(parsed.error);
+    throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${field || '(root)'}: ${message}.`);
   }
   const defaults = env.NCBI_API_KEY?.trim() ? NCBI_SOURCES_WITH_KEY : {};
   const merged: LimitOverrides = { ...defaults };

@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorCode } from '../../catalog/index.js';
+import { boundText, isErrorCode, type ErrorCode } from '../../catalog/index.js';
 
 export { isErrorCode, type ErrorCode };
 
@@ -22,7 +22,7 @@ export class GatewayError extends Error {
   readonly details?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
-    super(boundMessage(message), { cause: options.cause });
+    super(boundText(message, MAX_ERROR_MESSAGE_CHARS), { cause: options.cause });
     this.name = 'GatewayError';
     this.code = code;
     this.retryable = options.retryable ?? false;
@@ -65,9 +65,4 @@ export interface WireError {
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
-}
-
-function boundMessage(message: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim();
-  return flat.length <= MAX_ERROR_MESSAGE_CHARS ? flat : `${flat.slice(0, MAX_ERROR_MESSAGE_CHARS - 1)}…`;
 }

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, type SessionRecord, type SessionStore } from '../core/index.js';
-import { newCallAudit, type Broker } from '../broker/index.js';
+import { newCallAudit, type Broker, type ToolCall } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { failureResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
@@ -52,7 +52,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
     const invocationId = deps.newId('inv');
     const progressToken = request.params._meta?.progressToken;
     try {
-      const outcome = await deps.broker.call({
+      const call: ToolCall = {
         invocationId,
         toolName: request.params.name,
         arguments: request.params.arguments ?? {},
@@ -69,9 +69,10 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
                   .catch(() => {}),
             }
           : {}),
-      });
+      };
+      const outcome = await deps.broker.call(call);
       // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
-      const generic = deps.registry.resolve(request.params.name)?.envelope === 'generic';
+      const generic = call.tool?.envelope === 'generic';
       return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);
     } catch (error) {
       return failureResult(GatewayError.from(error), invocationId);

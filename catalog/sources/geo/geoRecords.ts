@@ -73,7 +73,7 @@ export function geoStandardFiles(s: GeoSummary): ArtifactCandidate[] {
     return [candidate(acc, `${base}/datasets/${geoStub(acc)}/${acc.accession}/soft/${acc.accession}.soft.gz`, 'soft')];
   }
   if (acc.type !== 'GSE') return [];
-  // A series on several platforms has one matrix per platform, named GSExxx-GPLyyy.
+  // A series on several platforms has one matrix per platform, named like GSE93374-GPL13112.
   const names = s.platforms.length > 1 ? s.platforms.map((gpl) => `${acc.accession}-${gpl}`) : [acc.accession];
   return names.map((name) =>
     candidate(acc, `${base}/series/${geoStub(acc)}/${acc.accession}/matrix/${name}_series_matrix.txt.gz`, 'series-matrix'),

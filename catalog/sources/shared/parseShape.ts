@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ProviderError } from './providerError.js';
+import { describeZodError } from '../../zodIssues.js';
 
 /**
  * Checks parsed provider JSON against the shape a source relies on. Unknown keys are dropped, not
@@ -9,7 +10,7 @@ import { ProviderError } from './providerError.js';
 export function parseShape<T extends z.ZodType>(schema: T, value: unknown, provider: string, what: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const at = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  throw new ProviderError('upstream_error', `${provider} sent an unexpected ${what}${at}: ${issue.message}`);
+  const { field, message } = describeZodError(parsed.error);
+  const at = field ? ` at ${field}` : '';
+  throw new ProviderError('upstream_error', `${provider} sent an unexpected ${what}${at}: ${message}`);
 }

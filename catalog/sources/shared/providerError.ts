@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errorCodes.js';
+import { boundText } from './text.js';
 
 /** Longest provider text quoted back to a caller. */
 const MAX_PROVIDER_TEXT_CHARS = 300;
@@ -20,8 +21,7 @@ export class ProviderError extends Error {
 
 /** Cuts provider text to a bounded single line, safe to show a caller. */
 export function boundProviderText(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= MAX_PROVIDER_TEXT_CHARS ? flat : `${flat.slice(0, MAX_PROVIDER_TEXT_CHARS - 1)}…`;
+  return boundText(text, MAX_PROVIDER_TEXT_CHARS);
 }
 
 /**

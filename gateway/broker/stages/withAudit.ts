@@ -1,5 +1,5 @@
-import { GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
-import type { Stage, ToolCall } from '../toolCall.js';
+import { GatewayError, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
+import { canonicalArguments, type Stage, type ToolCall } from '../toolCall.js';
 
 export interface AuditDeps {
   invocations: InvocationStore;
@@ -35,11 +35,7 @@ type Ending = { result: unknown; error?: undefined } | { error: GatewayError; re
 async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending: Ending): Promise<void> {
   const encoder = new TextEncoder();
   const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
-  // Arguments too deep to serialize safely were refused by validation; the audit keeps a marker.
-  const argumentsJson = nestsDeeperThan(call.arguments, MAX_ARGUMENT_DEPTH)
-    ? JSON.stringify({ refused: `nested more than ${MAX_ARGUMENT_DEPTH} levels deep` })
-    : canonicalJson(call.arguments);
-  const argumentsBytes = encoder.encode(argumentsJson);
+  const argumentsBytes = encoder.encode(canonicalArguments(call));
   // The addresses are known up front, so the blobs and the row are written at once (one round of
   // fsyncs, shared with concurrent calls) rather than one after the other.
   const casHash = sha256Hex(resultBytes);

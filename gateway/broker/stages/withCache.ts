@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { canonicalJson } from '../../core/index.js';
-import { resolvedTool, type Stage, type ToolOutcome } from '../toolCall.js';
+import { canonicalArguments, resolvedTool, type Stage, type ToolOutcome } from '../toolCall.js';
 
 export interface CacheOptions {
   /** Most entries kept (default 1000). */
@@ -32,7 +31,7 @@ export function withCache(options: CacheOptions = {}): Stage {
   return (next) => async (call) => {
     const tool = resolvedTool(call);
     if (!tool.idempotent || tool.envelope !== 'scientific' || tool.cacheTtlMs <= 0) return next(call);
-    const key = `${tool.sourceId}\n${tool.toolId}\n${canonicalJson(call.arguments)}`;
+    const key = `${tool.sourceId}\n${tool.toolId}\n${canonicalArguments(call)}`;
     const hit = cache.get(key);
     if (hit) {
       call.audit.cacheHit = true;
