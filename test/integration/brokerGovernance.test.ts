@@ -72,6 +72,20 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     expect(s.counters.calls).toBe(2);
   });
 
+  it('a retry that is sleeping holds no slot: another call runs meanwhile, and each attempt takes a slot again', async () => {
+    const s = await start([{ status: 503 }, { status: 200 }, { status: 200 }]);
+    const first = s.h.call(TOOL, { id: 'retrying' });
+    await sleeperRegistered(s.h.clock, (ms) => ms === 750);
+    // Concurrency is 1: this call could not run if the sleeping retry still held the slot.
+    const second = await s.h.call(TOOL, { id: 'meanwhile' });
+    expect(second.ok).toBe(true);
+    s.h.clock.advance(750);
+    const out = await first;
+    expect(out.ok).toBe(true);
+    expect(rowOf(s, out.invocationId).attempts).toBe(2);
+    expect(s.counters.calls).toBe(3);
+  });
+
   it('429 with Retry-After in seconds is honoured', async () => {
     const s = await start([{ status: 429, retryAfter: '7' }, { status: 200 }]);
     const pending = s.h.call(TOOL, { id: 'c' });
