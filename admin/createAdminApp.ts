@@ -14,14 +14,13 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   log: Logger;
   /** Why the gateway is not ready yet, or undefined when it is. */
   notReadyReason: () => string | undefined;
-  /** Human authorization routes (absent in a gateway built without permissions). */
-  permissionGate?: PermissionGate;
+  /** Human authorization routes. */
+  permissionGate: PermissionGate;
   /** Live updates at /api/events; the clock paces its keep-alive lines. */
-  events?: EventHub;
-  clock?: Clock;
-  /** Custom MCP servers and connector selections (absent in a gateway built without them). */
-  customServers?: CustomServerRoutesDeps['customServers'];
-  selection?: SettingsRoutesDeps['selection'];
+  events: EventHub;
+  clock: Clock;
+  customServers: CustomServerRoutesDeps['customServers'];
+  selection: SettingsRoutesDeps['selection'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
@@ -38,11 +37,11 @@ export function createAdminApp(deps: AdminDeps): Router {
   const api = Router();
   api.use(auth);
   api.use(sessionRoutes(deps));
-  if (deps.selection) api.use(settingsRoutes({ selection: deps.selection }));
-  if (deps.permissionGate) api.use(permissionRoutes({ sessions: deps.sessions, permissionGate: deps.permissionGate }));
-  if (deps.events && deps.clock) api.use(eventRoutes({ events: deps.events, clock: deps.clock }));
+  api.use(settingsRoutes(deps));
+  api.use(permissionRoutes(deps));
+  api.use(eventRoutes(deps));
   api.use(catalogRoutes(deps));
-  if (deps.customServers) api.use(customServerRoutes({ customServers: deps.customServers }));
+  api.use(customServerRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(errorMiddleware(deps.log));

@@ -8,10 +8,10 @@ export interface SessionRoutesDeps {
   sessions: SessionStore;
   invocations: InvocationStore;
   cas: Cas;
-  /** Changes approval modes (rotating the permission epoch); absent without permissions. */
-  permissionGate?: PermissionGate;
-  /** Changes a Session's connector selection; absent without custom servers. */
-  selection?: ConnectorSelection;
+  /** Changes approval modes (rotating the permission epoch). */
+  permissionGate: PermissionGate;
+  /** Changes a Session's connector selection. */
+  selection: ConnectorSelection;
 }
 
 /** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
@@ -35,11 +35,9 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     sessionOr404(req.params.id);
     const patch = parseInput(sessionPatchSchema, req.body ?? {});
     if (patch.connectors !== undefined) {
-      if (!deps.selection) throw new GatewayError('not_found', 'Connector selection is not available in this gateway.');
       await deps.selection.setSessionConnectors(req.params.id, patch.connectors);
     }
     if (patch.approvalMode !== undefined) {
-      if (!deps.permissionGate) throw new GatewayError('not_found', 'Approval modes are not available in this gateway.');
       await deps.permissionGate.setApprovalMode(req.params.id, patch.approvalMode);
     }
     res.json({ session: sessionOr404(req.params.id) });

@@ -174,8 +174,6 @@ ${row('arXiv through scigate over streamable HTTP (cache off)', 'arxivGateway')}
 - Every call is audited durably before it is answered: an fsynced journal append plus two CAS
   blobs (result and arguments), each written temp → fsync → rename → directory fsync. A cache hit
   still pays this, which is why it stays above the direct call.
-- Bottleneck's in-memory store yields through the event loop several times per job; scigate
-  replaces its \`setTimeout(0)\` yields with \`setImmediate\`, leaving about 1.5 ms per job.
 - RSS still grows between 1,000 and 10,000 calls: the Invocation rows live in the in-memory sql.js
   database (by design of the embedded store) and each checkpoint exports the whole database; a
   heap snapshot diff shows no per-call JavaScript objects retained.

@@ -95,8 +95,7 @@ function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
-    ...(runtime.customServers ? { customServers: runtime.customServers } : {}),
-    ...(runtime.selection ? { selection: runtime.selection } : {}),
+    customServers: runtime.customServers, selection: runtime.selection,
   });
 }
 
@@ -117,7 +116,7 @@ async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateS
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
       : { isolate: false },
-    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, ...(config.fetch ? { fetch: config.fetch } : {}) }),
+    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock: config.clock ?? systemClock, ...(config.fetch ? { fetch: config.fetch } : {}) }),
     sourceChildEnv: (id) => sourceChildEnv(id, config.env),
   });
 }
@@ -233,7 +232,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = source.createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION }));
+  const server = source.createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -1,5 +1,5 @@
 import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
-import { createBroker, type Broker } from './broker/index.js';
+import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
@@ -33,13 +33,13 @@ export interface RuntimeOptions {
   limitOverrides?: LimitOverrides;
   /** More sources reached over any transport (benchmarks, mirrors), governed like the built-ins. */
   extraSources?: ReadonlyArray<{ manifest: SourceManifest; target: UpstreamTarget }>;
-  /** Projects and global settings: with them, Sessions inherit connector selections (Session → Project → global). */
-  projects?: ProjectStore;
-  settings?: SettingsStore;
+  /** Projects and global settings: Sessions inherit connector selections (Session → Project → global). */
+  projects: ProjectStore;
+  settings: SettingsStore;
   /** Saved custom MCP servers and the environment their `$NAME` values resolve against. */
-  custom?: { store: CustomServerStore; environment: GatewayEnvironment };
-  /** Permission requests, Grants and authorizations; without them dangerous actions are refused. */
-  permissions?: PermissionStore;
+  custom: { store: CustomServerStore; environment: GatewayEnvironment };
+  /** Permission requests, Grants and authorizations. */
+  permissions: PermissionStore;
   /** Longest wait for a human decision, in ms (default 15 minutes). */
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
@@ -50,14 +50,12 @@ export interface GatewayRuntime {
   registry: SourceRegistry;
   broker: Broker;
   downstream: DownstreamDeps & { clock: Clock };
-  /** Connector selections (present when projects and settings were given). */
-  selection?: ConnectorSelection;
-  /** Custom MCP servers (present when `custom` was given). */
-  customServers?: CustomServers;
+  selection: ConnectorSelection;
+  customServers: CustomServers;
   /** Live updates for the admin page (`GET /api/events`). */
   events: EventHub;
-  /** Decides dangerous actions (present when `permissions` was given). */
-  permissionGate?: PermissionGate;
+  /** Decides dangerous actions. */
+  permissionGate: PermissionGate;
   close(): Promise<void>;
 }
 
@@ -79,29 +77,28 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   }
   await registry.discoverAll();
   const events = new EventHub();
-  const permissionGate = options.permissions
-    ? createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs })
-    : undefined;
+  const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
-  await permissionGate?.orphanPending();
+  await permissionGate.orphanPending();
   const { projects, settings, sessions, clock } = options;
-  const selection = projects && settings ? createConnectorSelection({ sessions, projects, settings, registry, clock }) : undefined;
-  const broker = createBroker({ registry, ...options, permissionGate, ...(selection ? { connectors: selection } : {}) });
-  const customServers = selection && options.custom ? new CustomServers({ ...options, ...options.custom, registry, broker, selection }) : undefined;
+  const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
+  const broker = createBroker({
+    ...options, registry, permissionGate, connectors: selection, random: Math.random, limiters: new SourceLimiters(options.clock),
+  });
+  const customServers = new CustomServers({ ...options, ...options.custom, registry, broker, selection });
   // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
-  await customServers?.start();
+  await customServers.start();
   return {
     registry,
     broker,
     downstream: {
-      registry, broker, sessions: options.sessions, newId: options.newId, log: options.log, version: options.version, clock: options.clock,
-      permissionGate, elicitation: options.elicitation !== false,
-      ...(selection ? { connectors: selection } : {}),
+      registry, broker, sessions, newId: options.newId, log: options.log, version: options.version, clock,
+      permissionGate, elicitation: options.elicitation !== false, connectors: selection,
     },
-    ...(selection ? { selection } : {}),
-    ...(customServers ? { customServers } : {}),
+    selection,
+    customServers,
     events,
-    ...(permissionGate ? { permissionGate } : {}),
+    permissionGate,
     close: () => registry.close(),
   };
 }

@@ -1,76 +1,66 @@
-import type { McpToolResult, SourceManifest } from '../../catalog/index.js';
+import type { McpToolResult } from '../../catalog/index.js';
 import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger } from '../core/index.js';
-import type { SourceRegistry } from '../registry/index.js';
 import type { PermissionGate } from '../permissions/index.js';
+import type { SourceRegistry } from '../registry/index.js';
+import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
 import { callUpstream } from './stages/callUpstream.js';
 import { withAudit } from './stages/withAudit.js';
 import { withCache, type CacheOptions } from './stages/withCache.js';
 import { withLimit } from './stages/withLimit.js';
-import { withRetry } from './stages/withRetry.js';
-import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
 import { withNormalize } from './stages/withNormalize.js';
 import { withPermission } from './stages/withPermission.js';
 import { withResolve } from './stages/withResolve.js';
+import { withRetry } from './stages/withRetry.js';
 import { withSizeLimit } from './stages/withSizeLimit.js';
 import { withValidation } from './stages/withValidation.js';
-import { compose, type Stage, type ToolCall, type ToolOutcome } from './toolCall.js';
+import { compose, type Handler, type ToolOutcome, type ToolRequest } from './toolCall.js';
 
+/** Everything the broker's stages are built from; every service is required. */
 export interface BrokerDeps {
   registry: SourceRegistry;
   invocations: InvocationStore;
   cas: Cas;
   clock: Clock;
   log: Logger;
-  /** Uniform random in [0, 1), for retry jitter (default Math.random). */
-  random?: () => number;
-  /** Limiters shared by every Session (created here when absent). */
-  limiters?: SourceLimiters;
+  /** Uniform random in [0, 1), for retry jitter. */
+  random: () => number;
+  /** Limiters shared by every Session. */
+  limiters: SourceLimiters;
+  /** Decides dangerous actions. */
+  permissionGate: PermissionGate;
+  /** The Session's effective connector selection (Session → Project → global). */
+  connectors: ConnectorSelectionReader;
   cache?: CacheOptions;
-  /** Decides dangerous actions; without it they are refused (fail closed). */
-  permissionGate?: PermissionGate;
-  /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
-  connectors?: ConnectorSelectionReader;
 }
 
 /** The only way to reach an upstream: every governed call goes through `call`. */
 export interface Broker {
-  call(call: ToolCall): Promise<ToolOutcome & { result: McpToolResult }>;
+  call(request: ToolRequest): Promise<ToolOutcome & { result: McpToolResult }>;
   /** Running and queued calls of a source's limiter. */
   limiterState(sourceId: string): LimiterState;
 }
 
-/** The pipeline, outermost first (house style §2); `pipeline.test.ts` pins this order. */
-export function pipelineStages(deps: BrokerDeps): Array<[name: string, stage: Stage]> {
-  const manifestOf = (sourceId: string): SourceManifest => {
-    const entry = deps.registry.get(sourceId);
-    if (!entry) throw new Error(`source ${sourceId} is not registered`);
-    return entry.manifest;
-  };
-  const limiters = deps.limiters ?? new SourceLimiters();
-  return [
-    ['withAudit', withAudit(deps)],
-    ['withResolve', withResolve(deps.registry, deps.connectors)],
-    ['withValidation', withValidation()],
-    ['withPermission', withPermission({ gate: deps.permissionGate, clock: deps.clock })],
-    ['withCache', withCache(deps.cache)],
-    ['withRetry', withRetry({ clock: deps.clock, random: deps.random ?? Math.random, policyOf: (id) => manifestOf(id).retry })],
-    ['withLimit', withLimit({ limiters, limitsOf: (id) => manifestOf(id).limits, clock: deps.clock })],
-    ['withSizeLimit', withSizeLimit({ maxBytesOf: (id) => manifestOf(id).limits.maxResponseBytes })],
-    ['withNormalize', withNormalize({ manifestOf, clock: deps.clock })],
-  ];
+/**
+ * The pipeline, outermost first (house style §2): each entry is a stage factory given the broker's
+ * deps. `pipeline.test.ts` pins these functions and their order. The first two turn the agent's
+ * request into a resolved call; the others all see that immutable resolved call.
+ */
+export const PIPELINE = [
+  withAudit, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
+] as const;
+
+/** Builds the handler every call runs through, ending in `callUpstream`. */
+export function buildPipeline(deps: BrokerDeps): Handler<ToolRequest> {
+  const [audit, resolve, ...governed] = PIPELINE;
+  return audit(deps)(resolve(deps)(compose(governed.map((stage) => stage(deps)), callUpstream())));
 }
 
-export function createBroker(input: BrokerDeps): Broker {
-  const deps = { ...input, limiters: input.limiters ?? new SourceLimiters() };
-  const timeoutMsOf = (sourceId: string) => (deps.registry.get(sourceId)?.manifest.limits.timeoutSeconds ?? 60) * 1000;
-  const handler = compose(
-    pipelineStages(deps).map(([, stage]) => stage),
-    callUpstream({ registry: deps.registry, clock: deps.clock, timeoutMsOf }),
-  );
+export function createBroker(deps: BrokerDeps): Broker {
+  const handler = buildPipeline(deps);
   return {
-    call: async (call) => {
-      const outcome = await handler(call);
-      return { raw: outcome.raw, result: outcome.result! };
+    call: async (request) => {
+      const outcome = await handler(request);
+      return { ...outcome, result: outcome.result! };
     },
     limiterState: (sourceId) => deps.limiters.stateOf(sourceId, deps.registry.get(sourceId)?.manifest.limits.limitGroup),
   };

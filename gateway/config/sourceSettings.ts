@@ -1,4 +1,5 @@
 import { describeZodError, limitOverridesSchema, type LimitOverrides, type SourceDeps } from '../../catalog/index.js';
+import type { Clock } from '../core/index.js';
 import { UsageError, type FlagValues } from './parseCommandLine.js';
 
 type Env = Record<string, string | undefined>;
@@ -9,11 +10,13 @@ export function baseUrlVariable(sourceId: string): string {
 }
 
 /** What a built-in source server gets from the environment: base URL override and NCBI settings. */
-export function sourceDepsFromEnv(options: { sourceId: string; env: Env; version: string; fetch?: typeof fetch }): SourceDeps {
+export function sourceDepsFromEnv(options: { sourceId: string; env: Env; version: string; clock: Clock; fetch?: typeof fetch }): SourceDeps {
   const baseUrl = options.env[baseUrlVariable(options.sourceId)];
   return {
     fetch: options.fetch ?? globalThis.fetch,
     userAgent: `scigate/${options.version}`,
+    now: () => new Date(options.clock.now()),
+    sleep: (ms, signal) => options.clock.sleep(ms, signal),
     settings: {
       NCBI_API_KEY: options.env.NCBI_API_KEY,
       NCBI_EMAIL: options.env.NCBI_EMAIL,

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { InspectToolRequest, McpToolResult } from '../../catalog/index.js';
-import { newCallAudit, type Broker } from '../broker/index.js';
+import type { Broker } from '../broker/index.js';
 import { GatewayError, type Clock, type NewId, type SessionStore, type WireError } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 
@@ -47,7 +47,6 @@ export async function inspectTool(deps: InspectDeps, serverId: string, request: 
       origin: 'inspector',
       signal,
       allowedSourceIds: [serverId],
-      audit: newCallAudit(),
     });
     return { ok: true, durationMs: deps.clock.now() - startedAt, invocationId, raw: outcome.raw, normalized: outcome.result, error: null };
   } catch (error) {

@@ -1,8 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, type SessionRecord, type SessionStore } from '../core/index.js';
-import { newCallAudit, type Broker, type ToolCall } from '../broker/index.js';
+import type { Broker, ToolRequest } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
+import { isSourceSelected } from '../selection/index.js';
 import { failureResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
@@ -15,11 +16,11 @@ export interface DownstreamDeps {
   log: Logger;
   version: string;
   /** Cancels the pending permission requests of a session that closes. */
-  permissionGate?: PermissionGate;
+  permissionGate: PermissionGate;
   /** Also ask for permission inside clients that declared elicitation (default true). */
   elicitation?: boolean;
-  /** The Session's effective connector selection (Session → Project → global); the Session's own when absent. */
-  connectors?: ConnectorSelectionReader;
+  /** The Session's effective connector selection (Session → Project → global); the broker decides calls by it too. */
+  connectors: ConnectorSelectionReader;
 }
 
 /**
@@ -43,8 +44,8 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const current = session();
-    const selected = deps.connectors ? deps.connectors.effective(current) : current.connectors;
-    const tools = deps.registry.tools().filter((t) => !selected || selected.includes(t.sourceId));
+    const selected = await deps.connectors.effective(current);
+    const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
     return { tools: tools.map(toListedTool) };
   });
 
@@ -52,14 +53,13 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
     const invocationId = deps.newId('inv');
     const progressToken = request.params._meta?.progressToken;
     try {
-      const call: ToolCall = {
+      const call: ToolRequest = {
         invocationId,
         toolName: request.params.name,
         arguments: request.params.arguments ?? {},
         session: session(),
         origin: 'agent',
         signal: extra.signal,
-        audit: newCallAudit(),
         askClient: clientApprover(server, extra, deps.elicitation !== false),
         ...(progressToken !== undefined
           ? {
@@ -72,7 +72,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
       };
       const outcome = await deps.broker.call(call);
       // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
-      const generic = call.tool?.envelope === 'generic';
+      const generic = outcome.tool?.envelope === 'generic';
       return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);
     } catch (error) {
       return failureResult(GatewayError.from(error), invocationId);
@@ -80,12 +80,12 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
   });
 
   const unsubscribe = deps.registry.onChange(() => void server.sendToolListChanged().catch(() => {}));
-  const unsubscribeSelection = deps.connectors?.onChange(() => void server.sendToolListChanged().catch(() => {}));
+  const unsubscribeSelection = deps.connectors.onChange(() => void server.sendToolListChanged().catch(() => {}));
   const previousOnClose = server.onclose;
   server.onclose = () => {
     unsubscribe();
-    void deps.permissionGate?.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
-    unsubscribeSelection?.();
+    void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
+    unsubscribeSelection();
     previousOnClose?.();
   };
   return server;

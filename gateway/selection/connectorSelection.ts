@@ -34,6 +34,11 @@ export function decideEffectiveConnectors(
   return session ?? project ?? global;
 }
 
+/** The one rule for which sources a Session may use: tools/list shows, and tools/call accepts, exactly these. */
+export function isSourceSelected(selected: readonly string[] | null, sourceId: string): boolean {
+  return selected === null || selected.includes(sourceId);
+}
+
 /** Creates the selection service over the stores; every accepted selection names registered sources only. */
 export function createConnectorSelection(deps: ConnectorSelectionDeps): ConnectorSelection {
   return new StoredConnectorSelection(deps);

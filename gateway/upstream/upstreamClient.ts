@@ -100,7 +100,9 @@ export class UpstreamClient {
   }
 
   private async connected(signal?: AbortSignal): Promise<Client> {
-    if (this.closed) throw new GatewayError('upstream_unavailable', `${this.options.id} has been stopped`);
+    // Closed means removed from the catalog (or the gateway is stopping): a call that captured this
+    // client before the removal finds its tool gone, as a fresh call would.
+    if (this.closed) throw new GatewayError('tool_unavailable', `${this.options.id} was removed or stopped; list the tools again.`);
     if (this.client) return this.client;
     this.connecting ??= this.connect(signal).finally(() => {
       this.connecting = undefined;

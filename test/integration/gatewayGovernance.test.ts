@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -89,11 +89,11 @@ describe('governance through the gateway', () => {
     await call;
     const { sessions } = await api(gateway, '/api/sessions');
     expect(sessions[0].endedAt).not.toBeNull();
-    let invocations: any[] = [];
-    for (let i = 0; i < 100 && invocations.length === 0; i++) {
-      invocations = (await api(gateway, `/api/sessions/${sessions[0].id}/invocations`)).invocations;
-      if (invocations.length === 0) await new Promise((r) => setTimeout(r, 20));
-    }
+    const invocations = await vi.waitFor(async () => {
+      const { invocations } = await api(gateway, `/api/sessions/${sessions[0].id}/invocations`);
+      expect(invocations).toHaveLength(1);
+      return invocations;
+    }, { timeout: 20_000, interval: 20 });
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
   });
 
@@ -115,11 +115,11 @@ describe('governance through the gateway', () => {
     await call;
     expect(await waitUntil(() => aborted === 1)).toBe(true);
     const { sessions } = await api(gateway, '/api/sessions');
-    let invocations: any[] = [];
-    for (let i = 0; i < 100 && invocations.length === 0; i++) {
-      invocations = (await api(gateway, `/api/sessions/${sessions[0].id}/invocations`)).invocations;
-      if (invocations.length === 0) await new Promise((r) => setTimeout(r, 20));
-    }
+    const invocations = await vi.waitFor(async () => {
+      const { invocations } = await api(gateway, `/api/sessions/${sessions[0].id}/invocations`);
+      expect(invocations).toHaveLength(1);
+      return invocations;
+    }, { timeout: 20_000, interval: 20 });
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', attempts: 1 });
     expect(requests).toBe(1);
   });
@@ -147,8 +147,7 @@ describe('progress and the live tool list', () => {
     const counters = { calls: 0, cancelled: 0 };
     const source = flakyMcpSource([], counters);
     const h = await createBrokerHarness([source]);
-    const sessions = { get: () => testSession } as unknown as SessionStore;
-    const server = createDownstreamServer({ registry: h.registry, broker: h.broker, sessions, newId: randomId, log: silentLogger, version: 'test' }, testSession.id);
+    const server = createDownstreamServer({ ...h.deps, broker: h.broker, newId: randomId, version: 'test' }, testSession.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'progress-agent', version: '1' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
@@ -45,14 +45,16 @@ const requestsOf = async (sessionId: string) => (await api.get(`/api/sessions/${
 const authorizationsOf = async (sessionId: string) => (await api.get(`/api/sessions/${sessionId}/authorizations`)).body.authorizations;
 const grantsOf = async (sessionId: string) => (await api.get(`/api/sessions/${sessionId}/grants`)).body.grants;
 const invocationsOf = async (sessionId: string) => (await api.get(`/api/sessions/${sessionId}/invocations`)).body.invocations;
-/** Polls (at most 5 s) until `done` holds for what `read` returns. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const giveUpAt = Date.now() + 5000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > giveUpAt) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Reads until `done` holds for what `read` returns, then returns it (bounded by vi.waitFor's limit). */
+function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`not yet: ${JSON.stringify(value).slice(0, 200)}`);
+      return value;
+    },
+    { timeout: 20_000, interval: 10 },
+  );
 }
 const callsOf = (tool: 'write_note' | 'delete_note') => upstream.calls.filter((c) => c.tool === tool).length;
 

@@ -18,7 +18,7 @@ export function envelope(manifest: SourceManifest, toolId: string, deps: SourceD
     ...(parts.data !== undefined ? { data: parts.data } : {}),
     attribution: manifest.attribution,
     license: manifest.license,
-    retrievedAt: (deps.now?.() ?? new Date()).toISOString(),
+    retrievedAt: deps.now().toISOString(),
     sourceId: manifest.id,
     sourceVersion: manifest.version,
     toolId,

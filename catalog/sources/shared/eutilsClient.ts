@@ -145,24 +145,16 @@ export function describeEutilsError(body: string): string {
   }
 }
 
-/** Waits until the spacing since this client's previous request has passed. */
+/** Waits, on the gateway's clock, until the spacing since this client's previous request has passed. */
 function pacer(deps: SourceDeps): (signal?: AbortSignal) => Promise<void> {
   const spacingMs = deps.settings?.NCBI_API_KEY?.trim() ? REQUEST_SPACING_MS.withKey : REQUEST_SPACING_MS.withoutKey;
-  const now = () => (deps.now?.() ?? new Date()).getTime();
-  const sleep = deps.sleep ?? delay;
+  const now = () => deps.now().getTime();
   let lastAt = Number.NEGATIVE_INFINITY;
   return async (signal) => {
     const waitMs = lastAt + spacingMs - now();
     lastAt = now() + Math.max(0, waitMs);
-    if (waitMs > 0) await sleep(waitMs, signal);
+    if (waitMs > 0) await deps.sleep(waitMs, signal);
   };
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new ProviderError('cancelled', 'The request was cancelled'))), { once: true });
-  });
 }
 
 function identification(deps: SourceDeps): Record<string, string> {

@@ -41,7 +41,7 @@ export async function providerFetch(
   if (response.ok || options.passStatuses?.includes(response.status)) {
     return { status: response.status, headers: response.headers, body };
   }
-  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), (deps.now?.() ?? new Date()).getTime());
+  const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), deps.now().getTime());
   const detail = options.describeError ? options.describeError(body) : '';
   throw classifyHttpStatus(options.provider, response.status, detail, retryAfterMs);
 }

@@ -10,10 +10,10 @@ export interface SourceDeps {
   userAgent: string;
   /** Source-specific settings such as `NCBI_API_KEY` / `NCBI_EMAIL`. */
   settings?: Record<string, string | undefined>;
-  /** Current time (for `retrievedAt`). */
-  now?: () => Date;
-  /** Waits `ms` (provider request spacing); a real timer when absent. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Current time (for `retrievedAt`, Retry-After dates and request spacing): the gateway's clock. */
+  now: () => Date;
+  /** Waits `ms` on the gateway's clock (provider request spacing); rejects when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A built-in scientific source: its manifest and a factory for its MCP server. */

@@ -1,5 +1,8 @@
-import { GatewayError, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger } from '../../core/index.js';
-import { canonicalArguments, type Stage, type ToolCall } from '../toolCall.js';
+import {
+  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger,
+} from '../../core/index.js';
+import { AuditTrail } from '../auditTrail.js';
+import type { AuditedRequest, Handler, ToolRequest } from '../toolCall.js';
 
 export interface AuditDeps {
   invocations: InvocationStore;
@@ -10,57 +13,70 @@ export interface AuditDeps {
 
 /**
  * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
- * arguments and its normalized result (or error) in the CAS before the caller hears back.
+ * arguments and its normalized result (or error) in the CAS before the caller hears back. It creates
+ * the call's audit trail, which the inner stages report to.
  */
-export function withAudit(deps: AuditDeps): Stage {
-  return (next) => async (call) => {
+export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
+  return (next) => async (request) => {
     const startedAt = deps.clock.now();
+    const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
     try {
-      const outcome = await next(call);
+      const outcome = await next(audited);
       if (!outcome.result) throw new Error('the pipeline returned no normalized result');
-      await record(deps, call, startedAt, { result: outcome.result });
+      await record(deps, audited, startedAt, { result: outcome.result });
       return outcome;
     } catch (thrown) {
       const error = GatewayError.from(thrown);
-      if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: call.invocationId }, 'internal error in a tool call');
-      error.attempts ??= call.audit.attempts;
-      await record(deps, call, startedAt, { error });
+      if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
+      error.attempts ??= audited.trail.facts().attempts;
+      await record(deps, audited, startedAt, { error });
       throw error;
     }
   };
 }
 
+/**
+ * Arguments nested past MAX_ARGUMENT_DEPTH, which validation refuses, get a marker instead, so the
+ * recursive serializer never sees them.
+ */
+function canonicalArgumentsOf(args: Record<string, unknown>): string {
+  return nestsDeeperThan(args, MAX_ARGUMENT_DEPTH)
+    ? JSON.stringify({ refused: `nested more than ${MAX_ARGUMENT_DEPTH} levels deep` })
+    : canonicalJson(args);
+}
+
 type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
 
-async function record(deps: AuditDeps, call: ToolCall, startedAt: number, ending: Ending): Promise<void> {
+async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<void> {
   const encoder = new TextEncoder();
   const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
-  const argumentsBytes = encoder.encode(canonicalArguments(call));
+  const argumentsBytes = encoder.encode(call.canonicalArguments);
   // The addresses are known up front, so the blobs and the row are written at once (one round of
   // fsyncs, shared with concurrent calls) rather than one after the other.
   const casHash = sha256Hex(resultBytes);
   const argumentsHash = sha256Hex(argumentsBytes);
   const endedAt = deps.clock.now();
   const error = ending.error;
+  const facts = call.trail.facts();
   const row = deps.invocations.record({
     id: call.invocationId,
     sessionId: call.session.id,
     projectId: call.session.projectId,
-    sourceId: call.tool?.sourceId ?? null,
-    toolId: call.tool?.toolId ?? null,
+    sourceId: facts.tool?.sourceId ?? null,
+    toolId: facts.tool?.toolId ?? null,
     toolName: call.toolName.slice(0, 200),
     origin: call.origin,
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',
     errorCode: error?.code ?? null,
     retryable: error ? error.retryable : null,
-    attempts: error?.attempts ?? call.audit.attempts,
-    cacheHit: call.audit.cacheHit,
-    queueWaitMs: call.audit.queueWaitMs,
+    attempts: error?.attempts ?? facts.attempts,
+    cacheHit: facts.cacheHit,
+    queueWaitMs: facts.queueWaitMs,
     durationMs: endedAt - startedAt,
-    sizeBytes: call.audit.sizeBytes,
+    sizeBytes: facts.sizeBytes,
     casHash,
     argumentsHash,
-    authorizationId: call.audit.authorizationId,
+    authorizationId: facts.authorizationId,
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
   });

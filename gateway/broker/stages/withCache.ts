@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { canonicalArguments, resolvedTool, type Stage, type ToolOutcome } from '../toolCall.js';
+import type { Clock } from '../../core/index.js';
+import type { Stage, ToolOutcome } from '../toolCall.js';
 
 export interface CacheOptions {
   /** Most entries kept (default 1000). */
@@ -8,9 +9,10 @@ export interface CacheOptions {
   maxBytes?: number;
 }
 
-interface CachedOutcome {
-  outcome: ToolOutcome;
-  sizeBytes: number;
+export interface CacheDeps {
+  /** Entries expire on this clock (tests move it to see a TTL end). */
+  clock: Clock;
+  cache?: CacheOptions;
 }
 
 /**
@@ -18,29 +20,31 @@ interface CachedOutcome {
  * stage, so a hit is still authorized, and inside the audit stage, so a hit still writes its own
  * Invocation row (`cacheHit: true`). Generic (custom) tools never cache.
  */
-export function withCache(options: CacheOptions = {}): Stage {
-  const maxEntries = options.maxEntries ?? 1000;
-  const maxBytes = options.maxBytes ?? 50_000_000;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error('withCache: maxEntries must be a positive integer');
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new Error('withCache: maxBytes must be a positive integer');
-  const cache = new LRUCache<string, CachedOutcome>({
+export function withCache(deps: CacheDeps): Stage {
+  const maxEntries = deps.cache?.maxEntries ?? 1000;
+  const maxBytes = deps.cache?.maxBytes ?? 50_000_000;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error('withCache: cache.maxEntries must be a positive integer');
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new Error('withCache: cache.maxBytes must be a positive integer');
+  const cache = new LRUCache<string, ToolOutcome>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (entry) => Math.max(1, entry.sizeBytes),
+    sizeCalculation: (outcome) => Math.max(1, outcome.sizeBytes ?? 0),
+    perf: { now: () => deps.clock.now() },
+    // Read the clock at every check: lru-cache otherwise reuses a reading for 1 ms of real time.
+    ttlResolution: 0,
   });
   return (next) => async (call) => {
-    const tool = resolvedTool(call);
+    const { tool } = call;
     if (!tool.idempotent || tool.envelope !== 'scientific' || tool.cacheTtlMs <= 0) return next(call);
-    const key = `${tool.sourceId}\n${tool.toolId}\n${canonicalArguments(call)}`;
+    const key = `${tool.sourceId}\n${tool.toolId}\n${call.canonicalArguments}`;
     const hit = cache.get(key);
     if (hit) {
-      call.audit.cacheHit = true;
-      call.audit.sizeBytes = hit.sizeBytes;
-      return hit.outcome;
+      call.trail.cacheHit();
+      call.trail.sized(hit.sizeBytes ?? 0);
+      return hit;
     }
     const outcome = await next(call);
-    const sizeBytes = call.audit.sizeBytes ?? 0;
-    if (sizeBytes <= maxBytes) cache.set(key, { outcome, sizeBytes }, { ttl: tool.cacheTtlMs });
+    if ((outcome.sizeBytes ?? 0) <= maxBytes) cache.set(key, outcome, { ttl: tool.cacheTtlMs });
     return outcome;
   };
 }

@@ -1,60 +1,49 @@
-import { GatewayError, cancelledBy, type Clock } from '../../core/index.js';
-import type { SourceLimits } from '../../../catalog/index.js';
-import type { SourceLimiter, SourceLimiters } from '../sourceLimiters.js';
-import { resolvedTool, type Stage, type ToolCall, type ToolOutcome } from '../toolCall.js';
+import { GatewayError, cancelledBy, linkSignals, type Clock } from '../../core/index.js';
+import type { SourceLimiters } from '../sourceLimiters.js';
+import type { Stage } from '../toolCall.js';
 
-export interface LimitOptions {
+export interface LimitDeps {
   limiters: SourceLimiters;
-  limitsOf: (sourceId: string) => SourceLimits;
   clock: Clock;
 }
 
 /**
  * Takes a slot of the source's limiter for one attempt: a full queue is `queue_full`, a wait past
  * the queue timeout is `queue_timeout` (both retryable by a later call, never requeued), and a
- * cancellation while queued ends the wait. The time spent queued is recorded on the call.
+ * cancellation while queued ends the wait. The limits are the manifest's; the time spent queued
+ * goes to the audit trail.
  */
-export function withLimit(options: LimitOptions): Stage {
+export function withLimit(deps: LimitDeps): Stage {
   return (next) => async (call) => {
-    const tool = resolvedTool(call);
-    const limits = options.limitsOf(tool.sourceId);
-    const limiter = options.limiters.limiterFor(tool.sourceId, limits);
-    if (limiter.waiting >= limits.queueDepth && (limiter.running >= limits.concurrency || limiter.waiting > 0)) {
-      throw new GatewayError('queue_full', `${tool.sourceId} has ${limiter.waiting} calls queued already; try again shortly.`, {
+    const { tool, manifest: { limits } } = call;
+    const limiter = deps.limiters.limiterFor(tool.sourceId, limits);
+    if (limiter.queuedCount >= limits.queueDepth && !limiter.hasIdleSlot) {
+      throw new GatewayError('queue_full', `${tool.sourceId} has ${limiter.queuedCount} calls queued already; try again shortly.`, {
         retryable: true,
       });
     }
-    const queuedAt = options.clock.now();
-    const slotTaken = new AbortController();
-    let state: 'queued' | 'started' | 'abandoned' = 'queued';
-    limiter.waiting += 1;
-    const job = limiter.bottleneck.schedule(async (): Promise<ToolOutcome | undefined> => {
-      // Bottleneck cannot drop one queued job, so an abandoned call reaches the front and returns at once.
-      if (state === 'abandoned') return undefined;
-      state = 'started';
-      slotTaken.abort();
-      leaveQueue(limiter, call, queuedAt, options.clock);
-      limiter.running += 1;
-      try {
-        return await next(call);
-      } finally {
-        limiter.running -= 1;
-      }
-    });
-    await options.clock.sleep(limits.queueTimeoutMs, AbortSignal.any([call.signal, slotTaken.signal])).catch(() => {});
-    if (state === 'queued') {
-      state = 'abandoned';
-      leaveQueue(limiter, call, queuedAt, options.clock);
+    const queuedAt = deps.clock.now();
+    const timedOut = new AbortController();
+    const waitOver = new AbortController();
+    void deps.clock.sleep(limits.queueTimeoutMs, waitOver.signal).then(() => timedOut.abort(), () => {});
+    const giveUp = linkSignals([call.signal, timedOut.signal]);
+    let release: () => void;
+    try {
+      release = await limiter.acquire(giveUp.signal);
+    } catch {
       if (call.signal.aborted) throw cancelledBy(call.signal);
       throw new GatewayError('queue_timeout', `${tool.sourceId} stayed busy for ${limits.queueTimeoutMs} ms; try again later.`, {
         retryable: true,
       });
+    } finally {
+      waitOver.abort();
+      giveUp.release();
+      call.trail.queued(deps.clock.now() - queuedAt);
     }
-    return (await job)!;
+    try {
+      return await next(call);
+    } finally {
+      release();
+    }
   };
-}
-
-function leaveQueue(limiter: SourceLimiter, call: ToolCall, queuedAt: number, clock: Clock): void {
-  limiter.waiting -= 1;
-  call.audit.queueWaitMs += clock.now() - queuedAt;
 }

@@ -2,10 +2,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isErrorCode, type JsonValue, type McpToolResult, type SourceManifest } from '../../../catalog/index.js';
 import { GatewayError, type Clock } from '../../core/index.js';
 import { verifyEnvelope } from '../envelopeValidator.js';
-import { resolvedTool, type Stage } from '../toolCall.js';
+import type { Stage } from '../toolCall.js';
 
-export interface NormalizeOptions {
-  manifestOf: (sourceId: string) => SourceManifest;
+export interface NormalizeDeps {
   clock: Clock;
 }
 
@@ -14,18 +13,17 @@ export interface NormalizeOptions {
  * envelopes, custom results are wrapped as untrusted generic data, and error results become
  * GatewayErrors with the source's own classification when it gave a valid one.
  */
-export function withNormalize(options: NormalizeOptions): Stage {
+export function withNormalize(deps: NormalizeDeps): Stage {
   return (next) => async (call) => {
     const outcome = await next(call);
-    const tool = resolvedTool(call);
-    const manifest = options.manifestOf(tool.sourceId);
+    const { tool, manifest } = call;
     const raw = outcome.raw;
     if (raw.isError) throw upstreamFailure(raw, tool.sourceId);
     const result =
       tool.envelope === 'scientific'
         ? verifyEnvelope(raw.structuredContent, manifest, tool.toolId)
-        : genericResult(raw, manifest, tool.toolId, options.clock);
-    return { raw, result };
+        : genericResult(raw, manifest, tool.toolId, deps.clock);
+    return { ...outcome, result };
   };
 }
 

@@ -1,13 +1,13 @@
 import { GatewayError, type Clock, type PermissionRequestRecord } from '../../core/index.js';
 import { dangerousToolCall, type PermissionGate } from '../../permissions/index.js';
-import { deadlineOf, resolvedTool, type Stage, type ToolCall } from '../toolCall.js';
+import type { ResolvedCall, Stage } from '../toolCall.js';
 
 /** How often a waiting call reports progress (when its client asked for progress). */
 const WAITING_PROGRESS_EVERY_MS = 15_000;
 
-export interface PermissionOptions {
-  /** Decides dangerous actions. Without one, every dangerous action is refused (fail closed). */
-  gate: PermissionGate | undefined;
+export interface PermissionDeps {
+  /** Decides dangerous actions: asks, waits, records the decision. */
+  permissionGate: PermissionGate;
   clock: Clock;
 }
 
@@ -17,14 +17,11 @@ export interface PermissionOptions {
  * deadline is held meanwhile, so the wait never counts against the tool's timeout. The
  * authorization — allowing or denying — is referenced by the call's Invocation row.
  */
-export function withPermission(options: PermissionOptions): Stage {
+export function withPermission(deps: PermissionDeps): Stage {
   return (next) => async (call) => {
-    const dangerous = dangerousToolCall(resolvedTool(call));
+    const dangerous = dangerousToolCall(call.tool);
     if (!dangerous) return next(call);
-    if (!options.gate) {
-      throw new GatewayError('permission_denied', `${call.toolName} needs a permission decision, and this gateway has no permission service.`);
-    }
-    const authorization = await options.gate.authorize({
+    const authorization = await deps.permissionGate.authorize({
       sessionId: call.session.id,
       invocationId: call.invocationId,
       origin: call.origin,
@@ -32,11 +29,11 @@ export function withPermission(options: PermissionOptions): Stage {
       action: dangerous,
       arguments: call.arguments,
       signal: call.signal,
-      deadline: deadlineOf(call, options.clock),
+      deadline: call.deadline,
       ...(call.askClient ? { askClient: call.askClient } : {}),
-      onWaiting: (request, waitEnded) => void reportWaiting({ call, request, waitEnded, clock: options.clock }),
+      onWaiting: (request, waitEnded) => void reportWaiting({ call, request, waitEnded, clock: deps.clock }),
     });
-    call.audit.authorizationId = authorization.id;
+    call.trail.authorized(authorization.id);
     if (!authorization.allowed) {
       throw new GatewayError('permission_denied', `The user denied ${dangerous.action} ${dangerous.resource}; do not retry this call.`, {
         details: { authorizationId: authorization.id, requestId: authorization.requestId },
@@ -50,7 +47,7 @@ export function withPermission(options: PermissionOptions): Stage {
  * Tells a client that asked for progress why nothing happens yet, and keeps telling it while the
  * human decides: clients that reset their request timeout on progress then wait as long as the human.
  */
-async function reportWaiting(w: { call: ToolCall; request: PermissionRequestRecord; waitEnded: AbortSignal; clock: Clock }): Promise<void> {
+async function reportWaiting(w: { call: ResolvedCall; request: PermissionRequestRecord; waitEnded: AbortSignal; clock: Clock }): Promise<void> {
   if (!w.call.onProgress) return;
   const message = `Waiting for the user to allow ${w.request.action} ${w.request.resource} (request ${w.request.id}).`;
   for (let beat = 0; !w.waitEnded.aborted; beat++) {

@@ -1,25 +1,36 @@
-import { GatewayError, type ConnectorSelectionReader } from '../../core/index.js';
+import { CallDeadline, GatewayError, type Clock, type ConnectorSelectionReader } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
-import type { Stage } from '../toolCall.js';
+import { isSourceSelected } from '../../selection/index.js';
+import type { AuditedRequest, Handler, ResolvedCall } from '../toolCall.js';
+
+export interface ResolveDeps {
+  registry: SourceRegistry;
+  /** The Session's effective connector selection; tools/list filters with the same rule. */
+  connectors: ConnectorSelectionReader;
+  clock: Clock;
+}
 
 /**
- * Finds the governed tool: it must exist, be discovered, belong to an enabled source and be in the
- * Session's effective selection (or the Inspector's `allowedSourceIds`).
+ * Finds the governed tool — it must exist, be discovered, belong to an enabled source and be in the
+ * Session's effective selection (or the Inspector's `allowedSourceIds`) — and captures, once, all
+ * that the later stages use: tool, manifest, client and the call's deadline.
  */
-export function withResolve(registry: SourceRegistry, selection?: ConnectorSelectionReader): Stage {
-  return (next) => async (call) => {
-    const tool = registry.resolve(call.toolName);
-    if (!tool) {
+export function withResolve(deps: ResolveDeps): (next: Handler<ResolvedCall>) => Handler<AuditedRequest> {
+  return (next) => async (request) => {
+    const tool = deps.registry.resolve(request.toolName);
+    const source = tool && deps.registry.get(tool.sourceId);
+    if (!tool || !source) {
       throw new GatewayError(
         'tool_unavailable',
-        `No tool named "${call.toolName.slice(0, 100)}" is available; list the tools again (the catalog may have changed).`,
+        `No tool named "${request.toolName.slice(0, 100)}" is available; list the tools again (the catalog may have changed).`,
       );
     }
-    const selected = call.allowedSourceIds ?? (selection ? selection.effective(call.session) : call.session.connectors);
-    if (selected && !selected.includes(tool.sourceId)) {
+    const selected = request.allowedSourceIds ?? (await deps.connectors.effective(request.session));
+    if (!isSourceSelected(selected, tool.sourceId)) {
       throw new GatewayError('tool_unavailable', `The source "${tool.sourceId}" is not selected for this session.`);
     }
-    call.tool = tool;
-    return next(call);
+    request.trail.resolved(tool);
+    const call: ResolvedCall = { ...request, tool, manifest: source.manifest, client: source.client, deadline: new CallDeadline(deps.clock) };
+    return { ...(await next(call)), tool };
   };
 }

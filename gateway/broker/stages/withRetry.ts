@@ -1,12 +1,11 @@
 import { GatewayError, type Clock } from '../../core/index.js';
-import { resolvedTool, type Stage } from '../toolCall.js';
 import type { RetryPolicy } from '../../../catalog/index.js';
+import type { Stage } from '../toolCall.js';
 
-export interface RetryOptions {
+export interface RetryDeps {
   clock: Clock;
   /** Uniform random in [0, 1), for jitter. */
   random: () => number;
-  policyOf: (sourceId: string) => RetryPolicy;
 }
 
 /** Failures worth another attempt of an idempotent call (429, 5xx, timeouts, broken connections). */
@@ -16,20 +15,19 @@ const RETRIED = new Set(['rate_limited', 'upstream_error', 'upstream_timeout', '
  * Retries idempotent tools with exponential backoff and equal jitter, honouring a provider's
  * Retry-After (capped at the policy's maxDelayMs). Each attempt goes back through the limiter for
  * its own slot; the sleep between attempts holds none. Generic tools get exactly one attempt.
+ * The policy is the manifest's `retry`.
  */
-export function withRetry(options: RetryOptions): Stage {
+export function withRetry(deps: RetryDeps): Stage {
   return (next) => async (call) => {
-    const tool = resolvedTool(call);
-    const policy = options.policyOf(tool.sourceId);
-    const maxAttempts = tool.idempotent ? policy.attempts : 1;
-    for (;;) {
+    const policy = call.manifest.retry;
+    const maxAttempts = call.tool.idempotent ? policy.attempts : 1;
+    for (let attempts = 1; ; attempts++) {
       try {
         return await next(call);
       } catch (thrown) {
         const error = GatewayError.from(thrown);
-        error.attempts = call.audit.attempts;
-        if (!shouldRetry(error, call.audit.attempts, maxAttempts, call.signal)) throw error;
-        await options.clock.sleep(delayMs(error, call.audit.attempts, policy, options.random), call.signal);
+        if (!shouldRetry(error, attempts, maxAttempts, call.signal)) throw error;
+        await deps.clock.sleep(delayMs(error, attempts, policy, deps.random), call.signal);
       }
     }
   };

@@ -1,6 +1,6 @@
 import { GatewayError, MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../core/index.js';
 import { assertValid } from '../../registry/index.js';
-import { resolvedTool, type Stage } from '../toolCall.js';
+import type { Stage } from '../toolCall.js';
 
 /** Checks the arguments against the tool's input schema (compiled once, at discovery). */
 export function withValidation(): Stage {
@@ -8,7 +8,7 @@ export function withValidation(): Stage {
     if (nestsDeeperThan(call.arguments, MAX_ARGUMENT_DEPTH)) {
       throw new GatewayError('invalid_input', `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter object.`);
     }
-    assertValid(resolvedTool(call).validate, call.arguments);
+    assertValid(call.tool.validate, call.arguments);
     return next(call);
   };
 }

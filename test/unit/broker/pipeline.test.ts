@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { SourceRegistry, compose, pipelineStages, silentLogger, type Stage } from '../../../gateway/index.js';
-import { FakeClock, MemoryCas, MemoryInvocations, newToolCall, rawOf } from '../../fixtures/brokerDoubles.js';
+import {
+  PIPELINE, compose, withAudit, withCache, withLimit, withNormalize, withPermission, withResolve, withRetry, withSizeLimit,
+  withValidation, type Stage,
+} from '../../../gateway/index.js';
+import { newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
 
 describe('the broker pipeline', () => {
-  it('runs its stages in the order of house style §2, outermost first', () => {
-    const clock = new FakeClock();
-    const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock });
-    const names = pipelineStages({ registry, invocations: new MemoryInvocations(), cas: new MemoryCas(), clock, log: silentLogger }).map(([n]) => n);
-    expect(names).toEqual([
-      'withAudit',
-      'withResolve',
-      'withValidation',
-      'withPermission',
-      'withCache',
-      'withRetry',
-      'withLimit',
-      'withSizeLimit',
-      'withNormalize',
+  it('runs these stage functions in the order of house style §2, outermost first', () => {
+    // Pinned by identity, not by name: swapping two stages (or wrapping one under another's name) fails here.
+    expect([...PIPELINE]).toEqual([
+      withAudit, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
+    ]);
+    expect(PIPELINE.map((stage) => stage.name)).toEqual([
+      'withAudit', 'withResolve', 'withValidation', 'withPermission', 'withCache', 'withRetry', 'withLimit', 'withSizeLimit', 'withNormalize',
     ]);
   });
 
@@ -31,7 +27,7 @@ describe('the broker pipeline', () => {
         order.push(`<${name}`);
         return out;
       };
-    await compose([tag('a'), tag('b')], async () => ({ raw: rawOf({}) }))(newToolCall());
+    await compose([tag('a'), tag('b')], async () => ({ raw: rawOf({}) }))(newResolvedCall());
     expect(order).toEqual(['a>', 'b>', '<b', '<a']);
   });
 });

@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  SourceRegistry, createBroker, newCallAudit, silentLogger, type GovernedTool, type Handler, type PermissionGate,
-  type ToolCall,
+  SourceRegistry, createBroker, silentLogger, withPermission, type GovernedTool, type Handler, type PermissionGate,
 } from '../../../gateway/index.js';
-import { withPermission } from '../../../gateway/broker/stages/withPermission.js';
-import { FakeClock, MemoryCas, MemoryInvocations, newToolCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
+import { FakeClock, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
+import { testBrokerDeps } from '../../fixtures/testBrokerDeps.js';
 import { createGateHarness, pendingRequests, type GateHarness } from '../../fixtures/permissionDoubles.js';
 import { dangerousSource, registerDangerousSource } from '../../fixtures/servers/dangerousSource.js';
 
@@ -24,8 +23,8 @@ describe('withPermission', () => {
   it('lets built-in read-only queries through without asking anyone', async () => {
     const authorize = vi.fn();
     const next = passes();
-    const stage = withPermission({ gate: { authorize } as unknown as PermissionGate, clock: new FakeClock() });
-    await stage(next)(newToolCall());
+    const stage = withPermission({ permissionGate: { authorize } as unknown as PermissionGate, clock: new FakeClock() });
+    await stage(next)(newResolvedCall());
     expect(next).toHaveBeenCalledOnce();
     expect(authorize).not.toHaveBeenCalled();
   });
@@ -34,31 +33,31 @@ describe('withPermission', () => {
     const h = await createGateHarness();
     await h.sessions.setApprovalMode('ses_perm', 'always_allow');
     const next = passes();
-    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
-    await withPermission({ gate: h.gate, clock: h.clock })(next)(call);
+    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    await withPermission({ permissionGate: h.gate, clock: h.clock })(next)(call);
     expect(next).toHaveBeenCalledOnce();
-    expect(call.audit.authorizationId).toBe(h.store.authorizations[0]!.id);
+    expect(call.trail.facts().authorizationId).toBe(h.store.authorizations[0]!.id);
   });
 
   it('a denied call stops with permission_denied (not retryable), keeps the authorization and never calls next', async () => {
     const h = await createGateHarness();
     const next = passes();
-    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
-    const running = withPermission({ gate: h.gate, clock: h.clock })(next)(call);
+    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    const running = withPermission({ permissionGate: h.gate, clock: h.clock })(next)(call);
     const [request] = await pendingRequests(h.store, 1);
     await h.gate.decide(request!.id, 'deny', { via: 'admin' });
     await expect(running).rejects.toMatchObject({ code: 'permission_denied', retryable: false });
-    expect(call.audit.authorizationId).toBe(h.store.authorizations[0]!.id);
+    expect(call.trail.facts().authorizationId).toBe(h.store.authorizations[0]!.id);
     expect(next).not.toHaveBeenCalled();
   });
 
   it('keeps a client that asked for progress informed while the human decides, and stops when decided', async () => {
     const h = await createGateHarness();
     const progress: Array<{ progress: number; message?: string }> = [];
-    const call = newToolCall({
+    const call = newResolvedCall({
       tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')!, onProgress: (p) => progress.push(p),
     });
-    const running = withPermission({ gate: h.gate, clock: h.clock })(passes())(call);
+    const running = withPermission({ permissionGate: h.gate, clock: h.clock })(passes())(call);
     const [request] = await pendingRequests(h.store, 1);
     await until(() => progress.length === 1);
     h.clock.advance(15_000);
@@ -70,16 +69,8 @@ describe('withPermission', () => {
     await h.gate.decide(request!.id, 'allow_once', { via: 'admin' });
     await running;
     h.clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 5));
+    expect(h.clock.pendingDurations()).toEqual([]);
     expect(progress).toHaveLength(3);
-  });
-
-  it('without a permission service dangerous calls are refused (fail closed)', async () => {
-    const next = passes();
-    await expect(withPermission({ gate: undefined, clock: new FakeClock() })(next)(newToolCall({ tool: writeTool }))).rejects.toMatchObject({
-      code: 'permission_denied',
-    });
-    expect(next).not.toHaveBeenCalled();
   });
 });
 
@@ -89,29 +80,19 @@ async function brokerWithDangerousTool(options: { approvalTimeoutMs: number; wor
   const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock: h.clock });
   const source = dangerousSource({ clock: h.clock, workMs: options.workMs ?? 50_000, timeoutSeconds: 60 });
   await registerDangerousSource(registry, source, h.clock);
-  const invocations = new MemoryInvocations();
-  const broker = createBroker({ registry, invocations, cas: new MemoryCas(), clock: h.clock, log: silentLogger, permissionGate: h.gate });
+  const deps = await testBrokerDeps(registry, { clock: h.clock, sessions: h.sessions, permissions: h.store, permissionGate: h.gate });
+  const broker = createBroker(deps);
   let n = 0;
-  const calls: ToolCall[] = [];
-  const call = (name: string, args: Record<string, unknown>) => {
-    const toolCall: ToolCall = {
+  const call = (name: string, args: Record<string, unknown>) =>
+    broker.call({
       invocationId: `inv_b${++n}`, toolName: name, arguments: args, session: h.sessions.get('ses_perm')!, origin: 'agent',
-      signal: new AbortController().signal, audit: newCallAudit(),
-    };
-    calls.push(toolCall);
-    return broker.call(toolCall);
-  };
-  return { ...h, source, invocations, call, calls, close: () => registry.close() };
+      signal: new AbortController().signal,
+    });
+  return { ...h, registry, source, invocations: deps.invocations, call, close: () => registry.close() };
 }
 
-/** Waits (at most 5 s of real time) for something the in-memory upstream does asynchronously. */
-async function until(check: () => boolean): Promise<void> {
-  const giveUpAt = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
+/** Waits for something the in-memory upstream does asynchronously (bounded by vi.waitFor's limit). */
+const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 20_000, interval: 1 });
 
 describe('the broker with permissions (fake clock)', () => {
   it('a 60 s tool whose approval takes 10 minutes does not time out: the wait is not tool time', async () => {
@@ -125,9 +106,8 @@ describe('the broker with permissions (fake clock)', () => {
     const outcome = await running;
     expect(outcome.result.data).toMatchObject({ content: [{ type: 'text', text: 'saved: slow' }] });
     expect(b.invocations.rows[0]).toMatchObject({ status: 'ok', authorizationId: b.store.authorizations[0]!.id });
-    // The call took 10 min 50 s of wall time; the human's 10 minutes were held, only the tool's 50 s were charged.
-    expect(b.calls[0]!.deadline!.heldMs()).toBe(10 * 60_000);
-    expect(b.calls[0]!.deadline!.chargedMs()).toBe(50_000);
+    // The call took 10 min 50 s of wall time against a 60 s tool timeout: the human's 10 minutes were not charged.
+    expect(b.invocations.rows[0]!.durationMs).toBe(10 * 60_000 + 50_000);
     await b.close();
   });
 
@@ -140,6 +120,17 @@ describe('the broker with permissions (fake clock)', () => {
     b.clock.advance(60_000);
     await expect(running).rejects.toMatchObject({ code: 'upstream_timeout' });
     await b.close();
+  });
+
+  it('a source removed while its call waits for permission ends the call as tool_unavailable, not internal', async () => {
+    const b = await brokerWithDangerousTool({ approvalTimeoutMs: 30 * 60_000 });
+    const running = b.call('mcp__notes__write_note', { text: 'orphan' });
+    const [request] = await pendingRequests(b.store, 1);
+    await b.registry.remove('notes');
+    await b.gate.decide(request!.id, 'allow_once', { via: 'admin' });
+    await expect(running).rejects.toMatchObject({ code: 'tool_unavailable' });
+    expect(b.invocations.rows[0]).toMatchObject({ status: 'error', errorCode: 'tool_unavailable' });
+    expect(b.source.calls).toEqual([]);
   });
 
   it('denied and expired actions are audited as invocations with their codes, and nothing reaches the upstream', async () => {

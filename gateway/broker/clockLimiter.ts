@@ -1,0 +1,100 @@
+import type { Clock } from '../core/index.js';
+
+export interface ClockLimiterOptions {
+  /** Most slots held at once. */
+  concurrency: number;
+  /** Least time between two slot grants, in ms (a provider's request spacing). */
+  minTimeMs: number;
+}
+
+interface Waiter {
+  grant: () => void;
+}
+
+/**
+ * A FIFO limiter on the injected clock: at most `concurrency` slots held, grants at least
+ * `minTimeMs` apart. A waiter that gives up (cancelled, timed out) leaves the queue at once, so
+ * the queue length is exactly the calls still waiting. Bottleneck does the same over Redis for
+ * several replicas; one process needs only this, and its waits are testable with a fake clock.
+ */
+export class ClockLimiter {
+  private readonly queue: Waiter[] = [];
+  private running = 0;
+  private nextGrantAt = Number.NEGATIVE_INFINITY;
+  private spacing: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: ClockLimiterOptions,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error('ClockLimiter: concurrency must be a positive integer');
+    if (!(options.minTimeMs >= 0)) throw new Error('ClockLimiter: minTimeMs must be 0 or more');
+  }
+
+  /** Slots held now. */
+  get runningCount(): number {
+    return this.running;
+  }
+
+  /** Calls waiting for a slot. */
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  /** True when a new caller would get a slot without queueing behind anyone. */
+  get hasIdleSlot(): boolean {
+    return this.running < this.options.concurrency && this.queue.length === 0;
+  }
+
+  /**
+   * Waits for a slot and resolves with its release function (call it exactly once). Rejects with
+   * `signal.reason` when the signal aborts first; the caller decides what that means.
+   */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(this.releaser());
+        },
+      };
+      const onAbort = () => {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  private releaser(): () => void {
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.running -= 1;
+      this.pump();
+    };
+  }
+
+  /** Grants slots to the head of the queue while there are free ones, keeping the spacing. */
+  private pump(): void {
+    while (!this.spacing && this.queue.length > 0 && this.running < this.options.concurrency) {
+      const waitMs = this.nextGrantAt - this.clock.now();
+      if (waitMs > 0) {
+        this.spacing = this.clock.sleep(waitMs).then(() => {
+          this.spacing = undefined;
+          this.pump();
+        });
+        return;
+      }
+      const waiter = this.queue.shift()!;
+      this.running += 1;
+      this.nextGrantAt = this.clock.now() + this.options.minTimeMs;
+      waiter.grant();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { withCache, type Handler, type ResolvedCall } from '../../../gateway/index.js';
+import { FakeClock, arxivResult, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
+
+/** An upstream that answers each call with a fresh result of `sizeBytes`, counting calls. */
+function upstream(sizeBytes = 100): Handler & { mock: { calls: unknown[] } } {
+  return vi.fn(async () => ({ raw: rawOf(arxivResult()), result: arxivResult(), sizeBytes }));
+}
+
+const query = (q: string, overrides: Partial<ResolvedCall> = {}) =>
+  newResolvedCall({ arguments: { query: q }, canonicalArguments: JSON.stringify({ query: q }), ...overrides });
+
+describe('withCache', () => {
+  it('answers a repeated idempotent call from the cache, reporting the hit and its size to the trail', async () => {
+    const next = upstream(123);
+    const stage = withCache({ clock: new FakeClock() })(next);
+    const first = await stage(query('a'));
+    const again = query('a');
+    expect(await stage(again)).toBe(first);
+    expect(next).toHaveBeenCalledOnce();
+    expect(again.trail.facts()).toMatchObject({ cacheHit: true, sizeBytes: 123 });
+  });
+
+  it('expires an entry when the tool TTL has passed on the injected clock, not before', async () => {
+    const clock = new FakeClock();
+    const next = upstream();
+    const stage = withCache({ clock })(next);
+    await stage(query('a'));
+    clock.advance(searchTool.cacheTtlMs - 1);
+    await stage(query('a'));
+    expect(next).toHaveBeenCalledOnce();
+    clock.advance(2);
+    await stage(query('a'));
+    expect(next).toHaveBeenCalledTimes(2);
+  });
+
+  it('evicts the least recently used entry past maxEntries, and weighs entries by their size', async () => {
+    const next = upstream(40);
+    const stage = withCache({ clock: new FakeClock(), cache: { maxEntries: 2, maxBytes: 100 } })(next);
+    await stage(query('a'));
+    await stage(query('b'));
+    await stage(query('c')); // evicts a (entries), and 120 bytes > 100 would too
+    await stage(query('a'));
+    expect(next).toHaveBeenCalledTimes(4);
+    await stage(query('c'));
+    expect(next).toHaveBeenCalledTimes(4);
+  });
+
+  it('never caches generic (custom) tools or non-idempotent ones', async () => {
+    const next = upstream();
+    const stage = withCache({ clock: new FakeClock() })(next);
+    const generic = { ...searchTool, envelope: 'generic' as const };
+    await stage(query('a', { tool: generic }));
+    await stage(query('a', { tool: generic }));
+    await stage(query('b', { tool: { ...searchTool, idempotent: false } }));
+    await stage(query('b', { tool: { ...searchTool, idempotent: false } }));
+    expect(next).toHaveBeenCalledTimes(4);
+  });
+
+  it('refuses a bad option by name', () => {
+    expect(() => withCache({ clock: new FakeClock(), cache: { maxEntries: 0 } })).toThrow(/cache\.maxEntries/);
+  });
+});
