@@ -16,7 +16,7 @@ import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
   LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
-  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
+  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions, type SessionLimits,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -43,6 +43,8 @@ export interface ServeConfig {
   elicitation?: boolean;
   /** Time as a dependency (tests pass a fake clock); the system clock by default. */
   clock?: Clock;
+  /** Idle timeout and cap of MCP sessions (`--session-idle-timeout`, `--max-sessions`; 30 min, 1000). */
+  sessionLimits?: SessionLimits;
 }
 
 export interface RunningGateway {
@@ -59,7 +61,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   const tokenFile = await loadAdminToken(config.dataDir);
   const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
   const runtime = await createRuntime(config, storage);
-  const mcp = createMcpHttpRouter(runtime.downstream);
+  const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(config.log));
@@ -185,6 +187,7 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
     sourceLimits: sourceLimitsFlag(flags, env),
     ...permissionFlags(flags),
+    sessionLimits: { idleTimeoutMs: Number(flags.sessionIdleTimeout ?? 1800) * 1000, maxSessions: Number(flags.maxSessions ?? 1000) },
     env,
     log,
   });

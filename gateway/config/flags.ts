@@ -2,7 +2,7 @@
 export interface FlagSpec {
   name: string;
   env: string;
-  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json' | 'seconds';
+  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json' | 'seconds' | 'count';
   choices?: readonly string[];
   default?: string;
   help: string;
@@ -21,6 +21,8 @@ export const FLAGS = {
   sourceLimits: { name: 'source-limits', env: 'SCIGATE_SOURCE_LIMITS', kind: 'json', default: '{}', help: 'per-source limit overrides as JSON, e.g. {"arxiv":{"minTimeMs":0}}' },
   approvalTimeout: { name: 'approval-timeout', env: 'SCIGATE_APPROVAL_TIMEOUT', kind: 'seconds', default: '900', help: 'seconds a dangerous action waits for a human decision (then permission_expired)' },
   elicitation: { name: 'elicitation', env: 'SCIGATE_ELICITATION', kind: 'choice', choices: ['on', 'off'], default: 'on', help: 'also ask for permission inside MCP clients that support elicitation' },
+  sessionIdleTimeout: { name: 'session-idle-timeout', env: 'SCIGATE_SESSION_IDLE_TIMEOUT', kind: 'seconds', default: '1800', help: 'seconds an MCP session may stay without any request before it is closed and ended' },
+  maxSessions: { name: 'max-sessions', env: 'SCIGATE_MAX_SESSIONS', kind: 'count', default: '1000', help: 'most open MCP sessions; a new one closes the longest-idle session' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -28,7 +30,7 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'sessionIdleTimeout', 'maxSessions', 'logLevel'],
   stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],

@@ -65,6 +65,11 @@ function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): str
       if (!/^\d+$/.test(raw) || seconds < 1 || seconds > 86_400) throw new UsageError(`${where} must be whole seconds 1–86400, not "${raw}".`);
       return seconds;
     }
+    case 'count': {
+      const count = Number(raw);
+      if (!/^\d+$/.test(raw) || count < 1 || count > 1_000_000) throw new UsageError(`${where} must be a whole number 1–1000000, not "${raw}".`);
+      return count;
+    }
     case 'choice':
       if (!spec.choices!.includes(raw)) throw new UsageError(`${where} must be one of ${spec.choices!.join(', ')}, not "${raw}".`);
       return raw;

@@ -3,3 +3,4 @@ export { serveStdio } from './stdioListener.js';
 export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
 export { requestLog } from './requestLog.js';
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './liveSessions.js';

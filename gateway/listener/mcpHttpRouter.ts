@@ -2,11 +2,14 @@ import { Router, json, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
+import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 import { endSession, persistSessionOnInitialize } from './sessionLifecycle.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
   clock: Clock;
+  /** Idle timeout and session cap (defaults: 30 min, 1000). */
+  sessionLimits?: SessionLimits;
 }
 
 export interface McpHttpRouter {
@@ -24,15 +27,18 @@ const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * new Session; a request naming an unknown session gets 404 so the client re-initializes.
  */
 export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
-  const live = new Map<string, StreamableHTTPServerTransport>();
+  const live = new LiveSessions(deps.sessionLimits ?? DEFAULT_SESSION_LIMITS, deps.clock);
+  const stopped = new AbortController();
+  void sweepIdle(live, deps.clock, stopped.signal);
   const router = Router();
   router.use(json({ limit: '4mb' }));
 
   router.all('/', async (req: Request, res: Response) => {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const transport = live.get(sessionId);
+      const transport = live.transport(sessionId);
       if (!transport) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+      res.once('close', live.begin(sessionId));
       return transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -42,10 +48,14 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (!PROJECT_ID.test(project)) {
       return rpcError(res, 400, -32602, 'The ?project= value must be 1–64 letters, digits, _ or -.');
     }
+    await live.evictionCandidate()?.close().catch(() => {});
+    if (live.full) {
+      return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
+    }
     const id = deps.newId('ses');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: () => void live.set(id, transport),
+      onsessioninitialized: () => void live.add(id, transport),
     });
     const server = createDownstreamServer(deps, id);
     persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
@@ -61,9 +71,18 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     router,
     sessionCount: () => live.size,
     closeAll: async () => {
-      await Promise.all([...live.values()].map((t) => t.close().catch(() => {})));
+      stopped.abort();
+      await Promise.all(live.transports().map((t) => t.close().catch(() => {})));
     },
   };
+}
+
+/** Closes idle sessions until the router stops; closing ends the Session and cancels its pending requests. */
+async function sweepIdle(live: LiveSessions, clock: Clock, stopped: AbortSignal): Promise<void> {
+  while (!stopped.aborted) {
+    await clock.sleep(live.sweepEveryMs, stopped).catch(() => {});
+    await Promise.all(live.expired().map((t) => t.close().catch(() => {})));
+  }
 }
 
 function rpcError(res: Response, status: number, code: number, message: string): void {

@@ -1,0 +1,91 @@
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Clock } from '../core/index.js';
+
+export interface SessionLimits {
+  /** A session with no request for this long is closed (ms). */
+  idleTimeoutMs: number;
+  /** Most open sessions; a new one evicts the longest-idle, or is refused when all are busy. */
+  maxSessions: number;
+}
+
+/** The defaults of `--session-idle-timeout` and `--max-sessions`. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+
+interface LiveSession {
+  transport: StreamableHTTPServerTransport;
+  /** Requests of this session still open (a tool call in flight, a standing SSE stream). */
+  inFlight: number;
+  lastActiveAt: number;
+}
+
+/**
+ * The open MCP sessions over HTTP and how recently each was used. A client that vanished without
+ * DELETE leaves no request open, so it turns idle and is closed; a busy one (a tool call, a human
+ * deciding, a standing stream) never is.
+ */
+export class LiveSessions {
+  private readonly sessions = new Map<string, LiveSession>();
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  add(id: string, transport: StreamableHTTPServerTransport): void {
+    this.sessions.set(id, { transport, inFlight: 0, lastActiveAt: this.clock.now() });
+  }
+
+  delete(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  transport(id: string): StreamableHTTPServerTransport | undefined {
+    return this.sessions.get(id)?.transport;
+  }
+
+  transports(): StreamableHTTPServerTransport[] {
+    return [...this.sessions.values()].map((s) => s.transport);
+  }
+
+  /** Marks a request of the session as open; the returned function marks it ended (idempotent). */
+  begin(id: string): () => void {
+    const session = this.sessions.get(id);
+    if (!session) return () => {};
+    session.inFlight += 1;
+    session.lastActiveAt = this.clock.now();
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      session.inFlight -= 1;
+      session.lastActiveAt = this.clock.now();
+    };
+  }
+
+  /** Sessions with nothing open for longer than the idle timeout. */
+  expired(): StreamableHTTPServerTransport[] {
+    const cutoff = this.clock.now() - this.limits.idleTimeoutMs;
+    return [...this.sessions.values()].filter((s) => s.inFlight === 0 && s.lastActiveAt <= cutoff).map((s) => s.transport);
+  }
+
+  /** When full: the longest-idle session to close so a new one fits (undefined: room, or all are busy). */
+  evictionCandidate(): StreamableHTTPServerTransport | undefined {
+    if (this.sessions.size < this.limits.maxSessions) return undefined;
+    const idle = [...this.sessions.values()].filter((s) => s.inFlight === 0);
+    return idle.sort((a, b) => a.lastActiveAt - b.lastActiveAt)[0]?.transport;
+  }
+
+  /** True when no session more fits, even after eviction. */
+  get full(): boolean {
+    return this.sessions.size >= this.limits.maxSessions;
+  }
+
+  /** How often to look for idle sessions: a quarter of the timeout, between 1 s and 1 min. */
+  get sweepEveryMs(): number {
+    return Math.min(60_000, Math.max(1000, Math.floor(this.limits.idleTimeoutMs / 4)));
+  }
+}
