@@ -15,7 +15,7 @@ export function withResolve(registry: SourceRegistry, selection?: ConnectorSelec
         `No tool named "${call.toolName.slice(0, 100)}" is available; list the tools again (the catalog may have changed).`,
       );
     }
-    const selected = call.allowedSourceIds ?? (selection ? selection.effective(call.session) : call.session.connectors);
+    const selected = call.allowedSourceIds ?? (selection ? await selection.effective(call.session) : call.session.connectors);
     if (selected && !selected.includes(tool.sourceId)) {
       throw new GatewayError('tool_unavailable', `The source "${tool.sourceId}" is not selected for this session.`);
     }

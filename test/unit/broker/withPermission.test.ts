@@ -34,7 +34,7 @@ describe('withPermission', () => {
     const h = await createGateHarness();
     await h.sessions.setApprovalMode('ses_perm', 'always_allow');
     const next = passes();
-    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))! });
     await withPermission({ gate: h.gate, clock: h.clock })(next)(call);
     expect(next).toHaveBeenCalledOnce();
     expect(call.audit.authorizationId).toBe(h.store.authorizations[0]!.id);
@@ -43,7 +43,7 @@ describe('withPermission', () => {
   it('a denied call stops with permission_denied (not retryable), keeps the authorization and never calls next', async () => {
     const h = await createGateHarness();
     const next = passes();
-    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    const call = newToolCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))! });
     const running = withPermission({ gate: h.gate, clock: h.clock })(next)(call);
     const [request] = await pendingRequests(h.store, 1);
     await h.gate.decide(request!.id, 'deny', { via: 'admin' });
@@ -56,7 +56,7 @@ describe('withPermission', () => {
     const h = await createGateHarness();
     const progress: Array<{ progress: number; message?: string }> = [];
     const call = newToolCall({
-      tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')!, onProgress: (p) => progress.push(p),
+      tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))!, onProgress: (p) => progress.push(p),
     });
     const running = withPermission({ gate: h.gate, clock: h.clock })(passes())(call);
     const [request] = await pendingRequests(h.store, 1);
@@ -93,9 +93,9 @@ async function brokerWithDangerousTool(options: { approvalTimeoutMs: number; wor
   const broker = createBroker({ registry, invocations, cas: new MemoryCas(), clock: h.clock, log: silentLogger, permissionGate: h.gate });
   let n = 0;
   const calls: ToolCall[] = [];
-  const call = (name: string, args: Record<string, unknown>) => {
+  const call = async (name: string, args: Record<string, unknown>) => {
     const toolCall: ToolCall = {
-      invocationId: `inv_b${++n}`, toolName: name, arguments: args, session: h.sessions.get('ses_perm')!, origin: 'agent',
+      invocationId: `inv_b${++n}`, toolName: name, arguments: args, session: (await h.sessions.get('ses_perm'))!, origin: 'agent',
       signal: new AbortController().signal, audit: newCallAudit(),
     };
     calls.push(toolCall);

@@ -65,7 +65,7 @@ describe('PermissionGate', () => {
     const auths = await Promise.all(matching.map((c) => c.promise));
     expect(auths.map((a) => a.basis).sort()).toEqual(['allow_matching', 'grant', 'grant']);
     expect(auths.every((a) => a.grantId === grant.id && a.allowed)).toBe(true);
-    expect(h.store.listRequests('ses_perm', { status: 'pending' }).map((r) => r.resource)).toEqual([DELETE.resource]);
+    expect((await h.store.listRequests('ses_perm', { status: 'pending' })).map((r) => r.resource)).toEqual([DELETE.resource]);
 
     const later = await ask(h).promise;
     expect(later).toMatchObject({ basis: 'grant', grantId: grant.id, requestId: null, via: 'grant' });
@@ -96,7 +96,7 @@ describe('PermissionGate', () => {
     await h.gate.decide(writeRequest!.id, 'allow_once', { via: 'admin' });
     expect(await remove.promise).toMatchObject({ basis: 'deny', allowed: false, requestId: removeRequest!.id });
     expect(await write.promise).toMatchObject({ basis: 'allow_once', allowed: true, requestId: writeRequest!.id });
-    expect(h.store.getRequest(removeRequest!.id)).toMatchObject({ status: 'denied', resolution: 'deny', resolvedVia: 'admin' });
+    expect(await h.store.getRequest(removeRequest!.id)).toMatchObject({ status: 'denied', resolution: 'deny', resolvedVia: 'admin' });
   });
 
   it('always_allow authorizes directly, without requests or Grants', async () => {
@@ -160,8 +160,8 @@ describe('PermissionGate', () => {
     await expect(cancelledCall.promise).rejects.toMatchObject({ code: 'cancelled' });
     expect(await h.gate.cancelSession('ses_perm')).toBe(1);
     await expect(closedCall.promise).rejects.toMatchObject({ code: 'cancelled' });
-    expect(h.store.getRequest(first!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'client' });
-    expect(h.store.getRequest(second!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'session_end' });
+    expect(await h.store.getRequest(first!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'client' });
+    expect(await h.store.getRequest(second!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'session_end' });
     await expect(h.gate.decide(first!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
   });
 
@@ -173,7 +173,7 @@ describe('PermissionGate', () => {
       sessions: h.sessions, store: h.store, events: new EventHub(), clock: h.clock, newId: (p) => `${p}_x`, log: silentLogger,
     });
     expect(await restarted.orphanPending()).toBe(1);
-    expect(h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
+    expect(await h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
     await expect(restarted.decide(left!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
   });
 
