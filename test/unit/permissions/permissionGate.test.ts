@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CallDeadline, GatewayError, createPermissionGate, dangerousToolCall, silentLogger, EventHub, type AuthorizeInput,
   type ClientApprover, type PermissionAuthorizationRecord,
@@ -47,6 +47,54 @@ describe('PermissionGate', () => {
     expect(new Set(authorizations.map((a) => a.invocationId)).size).toBe(3);
     expect(h.store.authorizations).toHaveLength(3);
     expect(h.store.grants).toHaveLength(0);
+  });
+
+  it('an action whose Grant lookup overlapped an allow_matching decision is released by that Grant, not left waiting', async () => {
+    const h = await createGateHarness();
+    const first = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    // The second action's lookup answers "no Grant" from before the decision, and is held until the decision has landed.
+    const realFindGrant = h.store.findGrant.bind(h.store);
+    let lookedUp!: () => void;
+    let release!: () => void;
+    const looked = new Promise<void>((resolve) => (lookedUp = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(h.store, 'findGrant').mockImplementationOnce(async (...args) => {
+      const stale = await realFindGrant(...args);
+      lookedUp();
+      await held;
+      return stale;
+    });
+    const second = ask(h);
+    await looked;
+    await h.gate.decide(request!.id, 'allow_matching', { via: 'admin' });
+    release();
+    await vi.waitFor(() => expect(second.done).toBe(true));
+    expect(await second.promise).toMatchObject({ basis: 'grant', allowed: true });
+    expect(await first.promise).toMatchObject({ basis: 'allow_matching' });
+    expect(await h.store.listRequests('ses_perm', { status: 'pending' })).toEqual([]);
+  });
+
+  it('an action whose Session read overlapped a switch to always_allow is allowed by the mode, not left waiting', async () => {
+    const h = await createGateHarness();
+    const realGet = h.sessions.get.bind(h.sessions);
+    let read!: () => void;
+    let release!: () => void;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(h.sessions, 'get').mockImplementationOnce(async (id) => {
+      const stale = await realGet(id);
+      read();
+      await held;
+      return stale;
+    });
+    const action = ask(h);
+    await wasRead;
+    await h.gate.setApprovalMode('ses_perm', 'always_allow');
+    release();
+    await vi.waitFor(() => expect(action.done).toBe(true));
+    expect(await action.promise).toMatchObject({ basis: 'always_allow', allowed: true, epoch: 1 });
+    expect(h.store.requests).toHaveLength(0);
   });
 
   it('allow_matching on one of N matching actions: 1 Grant, N authorizations, all released together; a later match reuses it', async () => {
