@@ -20,7 +20,7 @@ export class SettingsRepository implements SettingsStore {
   }
 
   async setConnectors(connectors: string[] | null): Promise<void> {
-    // The mapper's INSERT plus OR REPLACE: one row per key.
-    await this.db.write(settings.insertSql.replace(/^INSERT/, 'INSERT OR REPLACE'), settings.toParams({ key: 'connectors', value: connectors }));
+    // One row per key: a new value replaces the old one.
+    await this.db.write('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)', settings.toParams({ key: 'connectors', value: connectors }));
   }
 }

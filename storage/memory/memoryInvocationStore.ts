@@ -1,5 +1,5 @@
 import type { InvocationRecord, InvocationStore } from '../../gateway/core/index.js';
-import { byKey, copy, duplicateKey } from './copy.js';
+import { byKey, copy, duplicateKey } from './memoryRows.js';
 
 /** Invocation audit rows in memory, ordered like the embedded store. */
 export class MemoryInvocationStore implements InvocationStore {

@@ -2,7 +2,7 @@ import type {
   PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord, PermissionRequestStatus, PermissionResolution,
   PermissionStore,
 } from '../../gateway/core/index.js';
-import { byKey, copy, duplicateKey } from './copy.js';
+import { byKey, copy, duplicateKey } from './memoryRows.js';
 
 /** PermissionRequests, Grants and Authorizations in memory, with the embedded store's semantics. */
 export class MemoryPermissionStore implements PermissionStore {

@@ -1,5 +1,5 @@
 import type { ProjectRecord, ProjectStore } from '../../gateway/core/index.js';
-import { byKey, copy, duplicateKey } from './copy.js';
+import { byKey, copy, duplicateKey } from './memoryRows.js';
 
 /** Projects in memory. */
 export class MemoryProjectStore implements ProjectStore {

@@ -1,5 +1,5 @@
 import type { ApprovalMode, SessionRecord, SessionStore } from '../../gateway/core/index.js';
-import { byKey, copy, duplicateKey } from './copy.js';
+import { byKey, copy, duplicateKey } from './memoryRows.js';
 
 /** Sessions in memory, with the ordering and semantics of the embedded store (one contract suite runs both). */
 export class MemorySessionStore implements SessionStore {

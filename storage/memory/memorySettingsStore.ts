@@ -1,5 +1,5 @@
 import type { SettingsStore } from '../../gateway/core/index.js';
-import { copy } from './copy.js';
+import { copy } from './memoryRows.js';
 
 /** Global settings in memory. */
 export class MemorySettingsStore implements SettingsStore {

@@ -1,3 +1,5 @@
+// Helpers every memory store shares, so each behaves like a table of the embedded store.
+
 /** A deep copy: what a memory store hands out or keeps can never be changed through another reference, as with a database. */
 export function copy<T>(record: T): T {
   return structuredClone(record);
