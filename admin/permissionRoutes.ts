@@ -18,19 +18,19 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   const router = Router();
   const gate = deps.permissionGate;
   router.use(['/sessions', '/permission-requests'], json({ limit: '64kb' }));
-  const sessionOr404 = (id: string) => {
-    const session = deps.sessions.get(id);
+  const sessionOr404 = async (id: string) => {
+    const session = await deps.sessions.get(id);
     if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
     return session;
   };
 
-  router.get('/sessions/:id/permission-requests', (req, res) => {
-    const session = sessionOr404(req.params.id);
+  router.get('/sessions/:id/permission-requests', async (req, res) => {
+    const session = await sessionOr404(req.params.id);
     const status = req.query.status;
     if (status !== undefined && !STATUSES.includes(status as PermissionRequestStatus)) {
       throw new GatewayError('invalid_input', `status: must be one of ${STATUSES.join(', ')}`, { details: { field: 'status' } });
     }
-    const requests = gate.listRequests(session.id, status as PermissionRequestStatus | undefined);
+    const requests = await gate.listRequests(session.id, status as PermissionRequestStatus | undefined);
     res.json({ epoch: session.permissionEpoch, approvalMode: session.approvalMode, requests });
   });
 
@@ -40,16 +40,16 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
     res.json({ request });
   });
 
-  router.get('/sessions/:id/grants', (req, res) => {
-    res.json({ grants: gate.listGrants(sessionOr404(req.params.id).id) });
+  router.get('/sessions/:id/grants', async (req, res) => {
+    res.json({ grants: await gate.listGrants((await sessionOr404(req.params.id)).id) });
   });
 
   router.delete('/grants/:id', async (req, res) => {
     res.json({ grant: await gate.revokeGrant(req.params.id) });
   });
 
-  router.get('/sessions/:id/authorizations', (req, res) => {
-    res.json({ authorizations: gate.listAuthorizations(sessionOr404(req.params.id).id) });
+  router.get('/sessions/:id/authorizations', async (req, res) => {
+    res.json({ authorizations: await gate.listAuthorizations((await sessionOr404(req.params.id)).id) });
   });
   return router;
 }

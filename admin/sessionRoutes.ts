@@ -17,22 +17,22 @@ export interface SessionRoutesDeps {
 /** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
 export function sessionRoutes(deps: SessionRoutesDeps): Router {
   const router = Router();
-  const sessionOr404 = (id: string) => {
-    const session = deps.sessions.get(id);
+  const sessionOr404 = async (id: string) => {
+    const session = await deps.sessions.get(id);
     if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
     return session;
   };
 
-  router.get('/sessions', (_req, res) => {
-    res.json({ sessions: deps.sessions.list() });
+  router.get('/sessions', async (_req, res) => {
+    res.json({ sessions: await deps.sessions.list() });
   });
 
-  router.get('/sessions/:id', (req, res) => {
-    res.json({ session: sessionOr404(req.params.id) });
+  router.get('/sessions/:id', async (req, res) => {
+    res.json({ session: await sessionOr404(req.params.id) });
   });
 
   router.patch('/sessions/:id', json({ limit: '64kb' }), async (req, res) => {
-    sessionOr404(req.params.id);
+    await sessionOr404(req.params.id);
     const patch = parseInput(sessionPatchSchema, req.body ?? {});
     if (patch.connectors !== undefined) {
       await deps.selection.setSessionConnectors(req.params.id, patch.connectors);
@@ -40,18 +40,18 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     if (patch.approvalMode !== undefined) {
       await deps.permissionGate.setApprovalMode(req.params.id, patch.approvalMode);
     }
-    res.json({ session: sessionOr404(req.params.id) });
+    res.json({ session: await sessionOr404(req.params.id) });
   });
 
-  router.get('/sessions/:id/invocations', (req, res) => {
-    sessionOr404(req.params.id);
+  router.get('/sessions/:id/invocations', async (req, res) => {
+    await sessionOr404(req.params.id);
     const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
-    res.json({ invocations: deps.invocations.listBySession(req.params.id, { limit }) });
+    res.json({ invocations: await deps.invocations.listBySession(req.params.id, { limit }) });
   });
 
   router.get('/sessions/:id/invocations/:invocationId', async (req, res) => {
-    sessionOr404(req.params.id);
-    const invocation = deps.invocations.get(req.params.invocationId);
+    await sessionOr404(req.params.id);
+    const invocation = await deps.invocations.get(req.params.invocationId);
     if (!invocation || invocation.sessionId !== req.params.id) {
       throw new GatewayError('not_found', `No invocation ${req.params.invocationId.slice(0, 80)} in this session.`);
     }

@@ -12,16 +12,16 @@ export function settingsRoutes(deps: SettingsRoutesDeps): Router {
   const selection = deps.selection;
   router.use(['/settings', '/projects'], json({ limit: '1mb' }));
 
-  router.get('/settings', (_req, res) => {
-    res.json({ settings: { connectors: selection.globalConnectors() } });
+  router.get('/settings', async (_req, res) => {
+    res.json({ settings: { connectors: await selection.globalConnectors() } });
   });
   router.patch('/settings', async (req, res) => {
     const patch = parseInput(patchSettingsSchema, req.body ?? {});
     if (patch.connectors !== undefined) await selection.setGlobalConnectors(patch.connectors);
-    res.json({ settings: { connectors: selection.globalConnectors() } });
+    res.json({ settings: { connectors: await selection.globalConnectors() } });
   });
-  router.get('/projects', (_req, res) => {
-    res.json({ projects: selection.listProjects() });
+  router.get('/projects', async (_req, res) => {
+    res.json({ projects: await selection.listProjects() });
   });
   router.post('/projects', async (req, res) => {
     res.status(201).json({ project: await selection.createProject(parseInput(createProjectSchema, req.body ?? {})) });

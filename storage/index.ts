@@ -7,3 +7,6 @@ export { FileCas } from './fileCas.js';
 export { PermissionRepository } from './permissionRepository.js';
 export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
+export {
+  openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas,
+} from './memory/index.js';

@@ -52,13 +52,18 @@ export class SqlDatabase {
     return store;
   }
 
-  /** Runs a write and resolves once it is durable in the journal. */
-  async write(sql: string, params: SqlParam[] = []): Promise<void> {
+  /**
+   * Runs a write and resolves, once it is durable in the journal, with how many rows it changed
+   * (counted when it ran, so a conditional update's count decides who won).
+   */
+  async write(sql: string, params: SqlParam[] = []): Promise<number> {
     this.prepared(sql).run(params);
+    const changed = this.db.getRowsModified();
     this.seq += 1;
     await this.journal.append({ seq: this.seq, sql, params });
     this.sinceCheckpoint += 1;
     if (this.sinceCheckpoint >= (this.options.checkpointEvery ?? 2000)) void this.checkpoint().catch(() => {});
+    return changed;
   }
 
   /** Journal fsyncs so far (group commit makes this smaller than the number of writes). */

@@ -4,12 +4,16 @@ import type {
   PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 
-/** Persists Sessions; every write is durable when the promise resolves. */
+/**
+ * Persists Sessions; every write is durable when the promise resolves. Reads are promises too, so an
+ * adapter over a network database (PostgreSQL) fits behind the same port.
+ */
 export interface SessionStore {
   create(session: SessionRecord): Promise<void>;
   end(id: string, endedAt: string): Promise<void>;
-  get(id: string): SessionRecord | undefined;
-  list(): SessionRecord[];
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Every Session, newest first. */
+  list(): Promise<SessionRecord[]>;
   /** Sets the approval mode; a change rotates the permission epoch. Resolves with the updated Session. */
   setApprovalMode(id: string, mode: ApprovalMode): Promise<SessionRecord>;
   /** Replaces the Session's connector selection (`null` inherits the Project's / global one). */
@@ -19,8 +23,9 @@ export interface SessionStore {
 /** Persists Invocation audit rows; every write is durable when the promise resolves. */
 export interface InvocationStore {
   record(invocation: InvocationRecord): Promise<void>;
-  get(id: string): InvocationRecord | undefined;
-  listBySession(sessionId: string, options?: { limit?: number }): InvocationRecord[];
+  get(id: string): Promise<InvocationRecord | undefined>;
+  /** The Session's Invocations, newest first; at most `limit` (default 100). */
+  listBySession(sessionId: string, options?: { limit?: number }): Promise<InvocationRecord[]>;
 }
 
 /** How a pending PermissionRequest ended. */
@@ -32,21 +37,27 @@ export type PermissionResolution = Pick<
 /** Persists PermissionRequests, Grants and Authorizations (seed §8); writes are durable when they resolve. */
 export interface PermissionStore {
   addRequest(request: PermissionRequestRecord): Promise<void>;
-  /** Ends a pending request; false (and nothing written) when it was no longer pending. */
+  /**
+   * Ends a pending request; false (and nothing written) when it was no longer pending. A conditional
+   * update (`WHERE status = 'pending'`), so of two concurrent resolvers exactly one wins.
+   */
   resolveRequest(id: string, resolution: PermissionResolution): Promise<boolean>;
-  getRequest(id: string): PermissionRequestRecord | undefined;
-  listRequests(sessionId: string, options?: { status?: PermissionRequestStatus }): PermissionRequestRecord[];
+  getRequest(id: string): Promise<PermissionRequestRecord | undefined>;
+  /** The Session's requests in creation order, optionally only those with `status`. */
+  listRequests(sessionId: string, options?: { status?: PermissionRequestStatus }): Promise<PermissionRequestRecord[]>;
   /** Marks every request still pending as orphaned (start-up after a crash); resolves with how many. */
   orphanPending(at: string): Promise<number>;
   addGrant(grant: PermissionGrantRecord): Promise<void>;
-  getGrant(id: string): PermissionGrantRecord | undefined;
+  getGrant(id: string): Promise<PermissionGrantRecord | undefined>;
   /** The Session's unrevoked Grant for exactly this action and resource. */
-  findGrant(sessionId: string, action: string, resource: string): PermissionGrantRecord | undefined;
-  listGrants(sessionId: string): PermissionGrantRecord[];
-  /** Revokes a Grant; false when it was already revoked or does not exist. */
+  findGrant(sessionId: string, action: string, resource: string): Promise<PermissionGrantRecord | undefined>;
+  /** The Session's Grants (revoked ones too) in creation order. */
+  listGrants(sessionId: string): Promise<PermissionGrantRecord[]>;
+  /** Revokes a Grant (conditional update); false when it was already revoked or does not exist. */
   revokeGrant(id: string, at: string): Promise<boolean>;
   addAuthorization(authorization: PermissionAuthorizationRecord): Promise<void>;
-  listAuthorizations(sessionId: string): PermissionAuthorizationRecord[];
+  /** The Session's authorizations in creation order. */
+  listAuthorizations(sessionId: string): Promise<PermissionAuthorizationRecord[]>;
 }
 
 /** Content-addressed, immutable blob store keyed by sha256 hex. */
@@ -70,8 +81,9 @@ export interface Storage {
 
 /** Persists Projects and their connector selections; every write is durable when the promise resolves. */
 export interface ProjectStore {
-  get(id: string): ProjectRecord | undefined;
-  list(): ProjectRecord[];
+  get(id: string): Promise<ProjectRecord | undefined>;
+  /** Every Project, by id. */
+  list(): Promise<ProjectRecord[]>;
   create(project: ProjectRecord): Promise<void>;
   /** Replaces the stored row of an existing Project. */
   update(project: ProjectRecord): Promise<void>;
@@ -79,7 +91,7 @@ export interface ProjectStore {
 
 /** Global settings; today the global connector selection (`null`: every enabled source). */
 export interface SettingsStore {
-  connectors(): string[] | null;
+  connectors(): Promise<string[] | null>;
   setConnectors(connectors: string[] | null): Promise<void>;
 }
 
@@ -94,7 +106,7 @@ export interface CustomServerStore {
 /** The connector selection a Session effectively has (Session → Project → global), and its changes. */
 export interface ConnectorSelectionReader {
   /** Source IDs the Session may use, or `null` for every enabled source. */
-  effective(session: SessionRecord): string[] | null;
+  effective(session: SessionRecord): Promise<string[] | null>;
   /** Subscribes to selection changes; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
 }

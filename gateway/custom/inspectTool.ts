@@ -28,7 +28,7 @@ export interface InspectResult {
  * `allowedSourceIds` without touching the Session's selection, and is audited with origin `inspector`.
  */
 export async function inspectTool(deps: InspectDeps, serverId: string, request: InspectToolRequest, signal: AbortSignal): Promise<InspectResult> {
-  const session = deps.sessions.get(request.sessionId);
+  const session = await deps.sessions.get(request.sessionId);
   if (!session) throw new GatewayError('not_found', `sessionId: no session ${request.sessionId.slice(0, 80)}; list them with GET /api/sessions.`);
   const entry = deps.registry.get(serverId);
   if (!entry?.enabled) throw new GatewayError('conflict', `The server ${serverId} is disabled; enable it before inspecting its tools.`);

@@ -34,7 +34,7 @@ export function persistSessionOnInitialize(
 
 /** Marks the Session ended (idempotent). */
 export async function endSession(id: string, deps: { sessions: SessionStore; clock: Clock; log: Logger }): Promise<void> {
-  if (!deps.sessions.get(id)) return;
+  if (!(await deps.sessions.get(id))) return;
   await deps.sessions.end(id, new Date(deps.clock.now()).toISOString());
   deps.log.info({ sessionId: id }, 'session ended');
 }

@@ -53,6 +53,12 @@ type Resolved = [Waiter, PermissionResolution, WaitOutcome];
 export class PermissionGate {
   private readonly pending = new PendingRequests();
   private readonly approvalTimeoutMs: number;
+  /**
+   * Bumped in the tick that a mode switch or an allow_matching claims the waiting actions. An
+   * `authorize` that read the Session or looked for a Grant before such a tick reads again, so an
+   * action never starts to wait after the change that would have released it.
+   */
+  private releases = 0;
 
   constructor(private readonly deps: PermissionGateDeps) {
     this.approvalTimeoutMs = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -63,13 +69,16 @@ export class PermissionGate {
 
   /** Resolves with an allowing or denying authorization; rejects with `permission_expired` or `cancelled`. */
   async authorize(input: AuthorizeInput): Promise<PermissionAuthorizationRecord> {
-    const session = this.sessionOr404(input.sessionId);
+    const releasesBefore = this.releases;
+    const session = await this.sessionOr404(input.sessionId);
     const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
     if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' });
     if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' });
-    const grant = this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
+    const grant = await this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
     if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id });
     if (input.signal.aborted) throw cancelledBy(input.signal);
+    // Each retry needs another release meanwhile, so this ends as soon as releases stop.
+    if (this.releases !== releasesBefore) return this.authorize(input);
     return this.waitForHuman(input, session);
   }
 
@@ -79,9 +88,9 @@ export class PermissionGate {
     decision: PermissionDecision,
     options: { via: PermissionChannel; epoch?: number },
   ): Promise<PermissionRequestRecord> {
-    const request = this.deps.store.getRequest(requestId);
+    const request = await this.deps.store.getRequest(requestId);
     if (!request) throw new GatewayError('not_found', `No permission request ${requestId.slice(0, 80)}.`);
-    const epoch = this.sessionOr404(request.sessionId).permissionEpoch;
+    const epoch = (await this.sessionOr404(request.sessionId)).permissionEpoch;
     const stale = [options.epoch, request.epoch].find((e) => e !== undefined && e !== epoch);
     if (stale !== undefined) {
       throw new GatewayError('conflict', `This decision is for permission epoch ${stale}; the session is at epoch ${epoch}. Reload the requests.`, {
@@ -97,21 +106,23 @@ export class PermissionGate {
     }
     // Claimed in the same tick as the decided request: all matching actions are released together.
     const others = decision === 'allow_matching' ? this.pending.claimWhere((r) => sameAction(r, request)) : [];
+    if (decision === 'allow_matching') this.releases += 1;
     await this.finishAll(
       decision === 'allow_matching'
         ? await this.allowMatching(waiter, others, options.via, epoch)
         : [await this.resolveOne(waiter, decision, options.via, epoch)],
     );
-    return this.deps.store.getRequest(requestId)!;
+    return (await this.deps.store.getRequest(requestId))!;
   }
 
   /** Sets the Session's mode; a change rotates the epoch, and always_allow wakes every pending action. */
   async setApprovalMode(sessionId: string, mode: ApprovalMode): Promise<SessionRecord> {
-    const session = this.sessionOr404(sessionId);
+    const session = await this.sessionOr404(sessionId);
     if (session.approvalMode === mode) return session;
     const updating = this.deps.sessions.setApprovalMode(sessionId, mode);
     // Claimed in the same tick as the epoch rotation, so no decision for the old epoch slips in between.
     const woken = mode === 'always_allow' ? this.pending.claimWhere((r) => r.sessionId === sessionId) : [];
+    this.releases += 1;
     const updated = await updating;
     this.deps.events.publish('session.updated', sessionId, updated);
     const resolved: Resolved[] = [];
@@ -135,10 +146,10 @@ export class PermissionGate {
 
   /** Revokes a Grant: later matching actions ask again. Revoking twice is harmless. */
   async revokeGrant(grantId: string): Promise<PermissionGrantRecord> {
-    const grant = this.deps.store.getGrant(grantId);
+    const grant = await this.deps.store.getGrant(grantId);
     if (!grant) throw new GatewayError('not_found', `No grant ${grantId.slice(0, 80)}.`);
     const revoked = await this.deps.store.revokeGrant(grantId, this.nowIso());
-    const current = this.deps.store.getGrant(grantId)!;
+    const current = (await this.deps.store.getGrant(grantId))!;
     if (revoked) this.deps.events.publish('grant.revoked', grant.sessionId, current);
     return current;
   }
@@ -150,15 +161,15 @@ export class PermissionGate {
     return count;
   }
 
-  listRequests(sessionId: string, status?: PermissionRequestStatus): PermissionRequestRecord[] {
+  listRequests(sessionId: string, status?: PermissionRequestStatus): Promise<PermissionRequestRecord[]> {
     return this.deps.store.listRequests(sessionId, status ? { status } : {});
   }
 
-  listGrants(sessionId: string): PermissionGrantRecord[] {
+  listGrants(sessionId: string): Promise<PermissionGrantRecord[]> {
     return this.deps.store.listGrants(sessionId);
   }
 
-  listAuthorizations(sessionId: string): PermissionAuthorizationRecord[] {
+  listAuthorizations(sessionId: string): Promise<PermissionAuthorizationRecord[]> {
     return this.deps.store.listAuthorizations(sessionId);
   }
 
@@ -239,10 +250,11 @@ export class PermissionGate {
   /** Persists every resolution first, then releases all the waiting actions together. */
   private async finishAll(resolved: Resolved[]): Promise<void> {
     await Promise.all(resolved.map(([waiter, resolution]) => this.deps.store.resolveRequest(waiter.request.id, resolution)));
-    for (const [waiter, , outcome] of resolved) {
-      this.deps.events.publish('permission_request.resolved', waiter.request.sessionId, this.deps.store.getRequest(waiter.request.id));
+    const stored = await Promise.all(resolved.map(([waiter]) => this.deps.store.getRequest(waiter.request.id)));
+    resolved.forEach(([waiter, , outcome], i) => {
+      this.deps.events.publish('permission_request.resolved', waiter.request.sessionId, stored[i]);
       waiter.settle(outcome);
-    }
+    });
   }
 
   private resolution(
@@ -261,8 +273,8 @@ export class PermissionGate {
     return record;
   }
 
-  private sessionOr404(id: string): SessionRecord {
-    const session = this.deps.sessions.get(id);
+  private async sessionOr404(id: string): Promise<SessionRecord> {
+    const session = await this.deps.sessions.get(id);
     if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
     return session;
   }

@@ -15,9 +15,9 @@ export interface ConnectorSelectionDeps {
 
 /** Connector selections of the global settings, Projects and Sessions, and who must hear of changes. */
 export interface ConnectorSelection extends ConnectorSelectionReader {
-  globalConnectors(): string[] | null;
+  globalConnectors(): Promise<string[] | null>;
   setGlobalConnectors(connectors: string[] | null): Promise<void>;
-  listProjects(): ProjectRecord[];
+  listProjects(): Promise<ProjectRecord[]>;
   createProject(request: CreateProject): Promise<ProjectRecord>;
   updateProject(id: string, patch: PatchProject): Promise<ProjectRecord>;
   setSessionConnectors(id: string, connectors: string[] | null): Promise<SessionRecord>;
@@ -49,9 +49,9 @@ class StoredConnectorSelection implements ConnectorSelection {
 
   constructor(private readonly deps: ConnectorSelectionDeps) {}
 
-  effective(session: SessionRecord): string[] | null {
-    const project = this.deps.projects.get(session.projectId);
-    return decideEffectiveConnectors(session.connectors, project?.connectors, this.deps.settings.connectors());
+  async effective(session: SessionRecord): Promise<string[] | null> {
+    const [project, global] = await Promise.all([this.deps.projects.get(session.projectId), this.deps.settings.connectors()]);
+    return decideEffectiveConnectors(session.connectors, project?.connectors, global);
   }
 
   onChange(listener: () => void): () => void {
@@ -59,7 +59,7 @@ class StoredConnectorSelection implements ConnectorSelection {
     return () => this.listeners.delete(listener);
   }
 
-  globalConnectors(): string[] | null {
+  globalConnectors(): Promise<string[] | null> {
     return this.deps.settings.connectors();
   }
 
@@ -68,12 +68,12 @@ class StoredConnectorSelection implements ConnectorSelection {
     this.changed();
   }
 
-  listProjects(): ProjectRecord[] {
+  listProjects(): Promise<ProjectRecord[]> {
     return this.deps.projects.list();
   }
 
   async createProject(request: CreateProject): Promise<ProjectRecord> {
-    if (this.deps.projects.get(request.id)) {
+    if (await this.deps.projects.get(request.id)) {
       throw new GatewayError('conflict', `id: the project ${request.id} already exists; change it with PATCH /api/projects/${request.id}.`);
     }
     const now = this.now();
@@ -84,7 +84,7 @@ class StoredConnectorSelection implements ConnectorSelection {
   }
 
   async updateProject(id: string, patch: PatchProject): Promise<ProjectRecord> {
-    const current = this.deps.projects.get(id);
+    const current = await this.deps.projects.get(id);
     if (!current) throw new GatewayError('not_found', `No project ${id.slice(0, 80)}; create it with POST /api/projects.`);
     const next: ProjectRecord = {
       ...current,
@@ -98,10 +98,10 @@ class StoredConnectorSelection implements ConnectorSelection {
   }
 
   async setSessionConnectors(id: string, connectors: string[] | null): Promise<SessionRecord> {
-    if (!this.deps.sessions.get(id)) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    if (!(await this.deps.sessions.get(id))) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
     await this.deps.sessions.setConnectors(id, this.known(connectors));
     this.changed();
-    return this.deps.sessions.get(id)!;
+    return (await this.deps.sessions.get(id))!;
   }
 
   async forgetSource(sourceId: string): Promise<void> {
@@ -136,12 +136,12 @@ function checkKnown(registry: SourceRegistry, connectors: string[] | null): stri
 
 async function forget(deps: ConnectorSelectionDeps, sourceId: string, now: string): Promise<void> {
   const without = (list: string[]) => list.filter((id) => id !== sourceId);
-  const global = deps.settings.connectors();
+  const global = await deps.settings.connectors();
   if (global?.includes(sourceId)) await deps.settings.setConnectors(without(global));
-  for (const project of deps.projects.list()) {
+  for (const project of await deps.projects.list()) {
     if (project.connectors?.includes(sourceId)) await deps.projects.update({ ...project, connectors: without(project.connectors), updatedAt: now });
   }
-  for (const session of deps.sessions.list()) {
+  for (const session of await deps.sessions.list()) {
     if (session.connectors?.includes(sourceId)) await deps.sessions.setConnectors(session.id, without(session.connectors));
   }
 }

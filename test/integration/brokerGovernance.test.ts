@@ -44,13 +44,13 @@ afterEach(async () => {
 
 describe.each(targets)('broker governance against %s', (_name, setup) => {
   const start = async (script: FlakyStep[]) => (current = await setup(script));
-  const rowOf = (s: Setup, id: string) => s.h.invocations.get(id)!;
+  const rowOf = async (s: Setup, id: string) => (await s.h.invocations.get(id))!;
 
   it('passes a normal result through with one attempt', async () => {
     const s = await start([{ status: 200 }]);
     const out = await s.h.call(TOOL, { id: 'a1' });
     expect(out.result.records[0].id).toBe('flaky:a1');
-    expect(rowOf(s, out.invocationId)).toMatchObject({ status: 'ok', attempts: 1, cacheHit: false });
+    expect(await rowOf(s, out.invocationId)).toMatchObject({ status: 'ok', attempts: 1, cacheHit: false });
   });
 
   it('invalid input is rejected before the upstream, naming the field', async () => {
@@ -68,7 +68,7 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     s.h.clock.advance(750);
     const out = await pending;
     expect(out.ok).toBe(true);
-    expect(rowOf(s, out.invocationId).attempts).toBe(2);
+    expect((await rowOf(s, out.invocationId)).attempts).toBe(2);
     expect(s.counters.calls).toBe(2);
   });
 
@@ -82,7 +82,7 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     s.h.clock.advance(750);
     const out = await first;
     expect(out.ok).toBe(true);
-    expect(rowOf(s, out.invocationId).attempts).toBe(2);
+    expect((await rowOf(s, out.invocationId)).attempts).toBe(2);
     expect(s.counters.calls).toBe(3);
   });
 
@@ -125,7 +125,7 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     s.h.clock.advance(1500);
     const out = await pending;
     expect(out.error?.toJSON()).toMatchObject({ code: 'upstream_error', retryable: true, attempts: 3 });
-    expect(rowOf(s, out.invocationId)).toMatchObject({ status: 'error', errorCode: 'upstream_error', attempts: 3 });
+    expect(await rowOf(s, out.invocationId)).toMatchObject({ status: 'error', errorCode: 'upstream_error', attempts: 3 });
     expect(s.counters.calls).toBe(3);
   });
 
@@ -152,14 +152,14 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
   it('a response exactly at the size limit passes; one byte over is response_too_large', async () => {
     const s = await start([{ status: 200, bytes: 1000 }, { status: 200, bytes: 1000 }, { status: 200, bytes: 1000 }]);
     const first = await s.h.call(TOOL, { id: 'i' });
-    const size = rowOf(s, first.invocationId).sizeBytes!;
+    const size = (await rowOf(s, first.invocationId)).sizeBytes!;
     expect(size).toBeGreaterThan(1000);
     s.h.registry.get('flaky')!.manifest.limits.maxResponseBytes = size;
     expect((await s.h.call(TOOL, { id: 'i' })).ok).toBe(true);
     s.h.registry.get('flaky')!.manifest.limits.maxResponseBytes = size - 1;
     const over = await s.h.call(TOOL, { id: 'i' });
     expect(over.error?.toJSON()).toMatchObject({ code: 'response_too_large', retryable: false });
-    expect(rowOf(s, over.invocationId).sizeBytes).toBe(size);
+    expect((await rowOf(s, over.invocationId)).sizeBytes).toBe(size);
   });
 
   it('a full queue is queue_full (retryable) at once', async () => {
@@ -187,7 +187,7 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     s.h.clock.advance(20_000);
     const out = await b;
     expect(out.error?.toJSON()).toMatchObject({ code: 'queue_timeout', retryable: true });
-    expect(rowOf(s, out.invocationId).queueWaitMs).toBe(20_000);
+    expect((await rowOf(s, out.invocationId)).queueWaitMs).toBe(20_000);
     running.abort();
     expect((await a).error?.code).toBe('cancelled');
     expect(s.counters.calls).toBe(1);
@@ -204,10 +204,10 @@ describe.each(targets)('broker governance against %s', (_name, setup) => {
     queued.abort();
     const outB = await b;
     expect(outB.error?.code).toBe('cancelled');
-    expect(rowOf(s, outB.invocationId).status).toBe('cancelled');
+    expect((await rowOf(s, outB.invocationId)).status).toBe('cancelled');
     running.abort();
     const outA = await a;
-    expect(rowOf(s, outA.invocationId)).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
+    expect(await rowOf(s, outA.invocationId)).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
     expect(await waitUntil(() => s.counters.cancelled === 1)).toBe(true);
     expect(s.counters.calls).toBe(1);
     expect(s.h.broker.limiterState('flaky')).toMatchObject({ running: 0, queued: 0 });

@@ -58,7 +58,7 @@ describe('withResolve', () => {
     const entry = registry.add(manifest, newResolvedCall().client);
     entry.tools = [newResolvedCall().tool];
     registry.setEnabled('arxiv', true);
-    const stage = withResolve({ registry, clock, connectors: { effective: () => connectors, onChange: () => () => {} } });
+    const stage = withResolve({ registry, clock, connectors: { effective: async () => connectors, onChange: () => () => {} } });
     return { registry, stage, entry };
   }
 

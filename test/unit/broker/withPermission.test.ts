@@ -33,7 +33,7 @@ describe('withPermission', () => {
     const h = await createGateHarness();
     await h.sessions.setApprovalMode('ses_perm', 'always_allow');
     const next = passes();
-    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))! });
     await withPermission({ permissionGate: h.gate, clock: h.clock })(next)(call);
     expect(next).toHaveBeenCalledOnce();
     expect(call.trail.facts().authorizationId).toBe(h.store.authorizations[0]!.id);
@@ -42,7 +42,7 @@ describe('withPermission', () => {
   it('a denied call stops with permission_denied (not retryable), keeps the authorization and never calls next', async () => {
     const h = await createGateHarness();
     const next = passes();
-    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')! });
+    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))! });
     const running = withPermission({ permissionGate: h.gate, clock: h.clock })(next)(call);
     const [request] = await pendingRequests(h.store, 1);
     await h.gate.decide(request!.id, 'deny', { via: 'admin' });
@@ -55,7 +55,7 @@ describe('withPermission', () => {
     const h = await createGateHarness();
     const progress: Array<{ progress: number; message?: string }> = [];
     const call = newResolvedCall({
-      tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: h.sessions.get('ses_perm')!, onProgress: (p) => progress.push(p),
+      tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))!, onProgress: (p) => progress.push(p),
     });
     const running = withPermission({ permissionGate: h.gate, clock: h.clock })(passes())(call);
     const [request] = await pendingRequests(h.store, 1);
@@ -83,9 +83,9 @@ async function brokerWithDangerousTool(options: { approvalTimeoutMs: number; wor
   const deps = await testBrokerDeps(registry, { clock: h.clock, sessions: h.sessions, permissions: h.store, permissionGate: h.gate });
   const broker = createBroker(deps);
   let n = 0;
-  const call = (name: string, args: Record<string, unknown>) =>
+  const call = async (name: string, args: Record<string, unknown>) =>
     broker.call({
-      invocationId: `inv_b${++n}`, toolName: name, arguments: args, session: h.sessions.get('ses_perm')!, origin: 'agent',
+      invocationId: `inv_b${++n}`, toolName: name, arguments: args, session: (await h.sessions.get('ses_perm'))!, origin: 'agent',
       signal: new AbortController().signal,
     });
   return { ...h, registry, source, invocations: deps.invocations, call, close: () => registry.close() };

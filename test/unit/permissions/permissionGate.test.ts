@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CallDeadline, GatewayError, createPermissionGate, dangerousToolCall, silentLogger, EventHub, type AuthorizeInput,
   type ClientApprover, type PermissionAuthorizationRecord,
@@ -49,6 +49,54 @@ describe('PermissionGate', () => {
     expect(h.store.grants).toHaveLength(0);
   });
 
+  it('an action whose Grant lookup overlapped an allow_matching decision is released by that Grant, not left waiting', async () => {
+    const h = await createGateHarness();
+    const first = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    // The second action's lookup answers "no Grant" from before the decision, and is held until the decision has landed.
+    const realFindGrant = h.store.findGrant.bind(h.store);
+    let lookedUp!: () => void;
+    let release!: () => void;
+    const looked = new Promise<void>((resolve) => (lookedUp = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(h.store, 'findGrant').mockImplementationOnce(async (...args) => {
+      const stale = await realFindGrant(...args);
+      lookedUp();
+      await held;
+      return stale;
+    });
+    const second = ask(h);
+    await looked;
+    await h.gate.decide(request!.id, 'allow_matching', { via: 'admin' });
+    release();
+    await vi.waitFor(() => expect(second.done).toBe(true));
+    expect(await second.promise).toMatchObject({ basis: 'grant', allowed: true });
+    expect(await first.promise).toMatchObject({ basis: 'allow_matching' });
+    expect(await h.store.listRequests('ses_perm', { status: 'pending' })).toEqual([]);
+  });
+
+  it('an action whose Session read overlapped a switch to always_allow is allowed by the mode, not left waiting', async () => {
+    const h = await createGateHarness();
+    const realGet = h.sessions.get.bind(h.sessions);
+    let read!: () => void;
+    let release!: () => void;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(h.sessions, 'get').mockImplementationOnce(async (id) => {
+      const stale = await realGet(id);
+      read();
+      await held;
+      return stale;
+    });
+    const action = ask(h);
+    await wasRead;
+    await h.gate.setApprovalMode('ses_perm', 'always_allow');
+    release();
+    await vi.waitFor(() => expect(action.done).toBe(true));
+    expect(await action.promise).toMatchObject({ basis: 'always_allow', allowed: true, epoch: 1 });
+    expect(h.store.requests).toHaveLength(0);
+  });
+
   it('allow_matching on one of N matching actions: 1 Grant, N authorizations, all released together; a later match reuses it', async () => {
     const h = await createGateHarness();
     const matching = [ask(h), ask(h), ask(h)];
@@ -65,7 +113,7 @@ describe('PermissionGate', () => {
     const auths = await Promise.all(matching.map((c) => c.promise));
     expect(auths.map((a) => a.basis).sort()).toEqual(['allow_matching', 'grant', 'grant']);
     expect(auths.every((a) => a.grantId === grant.id && a.allowed)).toBe(true);
-    expect(h.store.listRequests('ses_perm', { status: 'pending' }).map((r) => r.resource)).toEqual([DELETE.resource]);
+    expect((await h.store.listRequests('ses_perm', { status: 'pending' })).map((r) => r.resource)).toEqual([DELETE.resource]);
 
     const later = await ask(h).promise;
     expect(later).toMatchObject({ basis: 'grant', grantId: grant.id, requestId: null, via: 'grant' });
@@ -96,7 +144,7 @@ describe('PermissionGate', () => {
     await h.gate.decide(writeRequest!.id, 'allow_once', { via: 'admin' });
     expect(await remove.promise).toMatchObject({ basis: 'deny', allowed: false, requestId: removeRequest!.id });
     expect(await write.promise).toMatchObject({ basis: 'allow_once', allowed: true, requestId: writeRequest!.id });
-    expect(h.store.getRequest(removeRequest!.id)).toMatchObject({ status: 'denied', resolution: 'deny', resolvedVia: 'admin' });
+    expect(await h.store.getRequest(removeRequest!.id)).toMatchObject({ status: 'denied', resolution: 'deny', resolvedVia: 'admin' });
   });
 
   it('always_allow authorizes directly, without requests or Grants', async () => {
@@ -160,8 +208,8 @@ describe('PermissionGate', () => {
     await expect(cancelledCall.promise).rejects.toMatchObject({ code: 'cancelled' });
     expect(await h.gate.cancelSession('ses_perm')).toBe(1);
     await expect(closedCall.promise).rejects.toMatchObject({ code: 'cancelled' });
-    expect(h.store.getRequest(first!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'client' });
-    expect(h.store.getRequest(second!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'session_end' });
+    expect(await h.store.getRequest(first!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'client' });
+    expect(await h.store.getRequest(second!.id)).toMatchObject({ status: 'cancelled', resolvedVia: 'session_end' });
     await expect(h.gate.decide(first!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
   });
 
@@ -173,7 +221,7 @@ describe('PermissionGate', () => {
       sessions: h.sessions, store: h.store, events: new EventHub(), clock: h.clock, newId: (p) => `${p}_x`, log: silentLogger,
     });
     expect(await restarted.orphanPending()).toBe(1);
-    expect(h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
+    expect(await h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
     await expect(restarted.decide(left!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
   });
 
