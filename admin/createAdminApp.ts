@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireBearer, type Logger } from '../gateway/index.js';
+import { jsonBody, requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
 import type { Clock, EventHub, PermissionGate } from '../gateway/index.js';
@@ -37,6 +37,10 @@ export function createAdminApp(deps: AdminDeps): Router {
   });
   const api = Router();
   api.use(auth);
+  // One body reader for the whole API, so every route refuses a body that is not JSON (415) the
+  // same way; a Session patch or a decision is small, server configs and imports can be larger.
+  api.use(['/sessions', '/permission-requests'], jsonBody({ maxBytes: 64 * 1024 }));
+  api.use(jsonBody({ maxBytes: 1024 * 1024 }));
   api.use(sessionRoutes(deps));
   if (deps.selection) api.use(settingsRoutes({ selection: deps.selection }));
   if (deps.permissionGate) api.use(permissionRoutes({ sessions: deps.sessions, permissionGate: deps.permissionGate }));
@@ -45,6 +49,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   if (deps.customServers) api.use(customServerRoutes({ customServers: deps.customServers }));
   api.use(notFoundRoute);
   app.use('/api', api);
+  app.use(notFoundRoute);
   app.use(errorMiddleware(deps.log));
   return app;
 }

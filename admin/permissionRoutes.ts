@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import {
   GatewayError, parseDecisionBody, type PermissionGate, type PermissionRequestStatus, type SessionStore,
 } from '../gateway/index.js';
@@ -17,7 +17,6 @@ const STATUSES: readonly PermissionRequestStatus[] = ['pending', 'allowed', 'den
 export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   const router = Router();
   const gate = deps.permissionGate;
-  router.use(['/sessions', '/permission-requests'], json({ limit: '64kb' }));
   const sessionOr404 = (id: string) => {
     const session = deps.sessions.get(id);
     if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);

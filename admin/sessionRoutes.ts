@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { sessionPatchSchema } from '../catalog/index.js';
 import {
   GatewayError, parseInput, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
@@ -31,7 +31,7 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     res.json({ session: sessionOr404(req.params.id) });
   });
 
-  router.patch('/sessions/:id', json({ limit: '64kb' }), async (req, res) => {
+  router.patch('/sessions/:id', async (req, res) => {
     sessionOr404(req.params.id);
     const patch = parseInput(sessionPatchSchema, req.body ?? {});
     if (patch.connectors !== undefined) {

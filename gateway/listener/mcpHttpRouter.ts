@@ -1,9 +1,11 @@
-import { Router, json, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 import { endSession, persistSessionOnInitialize } from './sessionLifecycle.js';
+import { jsonBody } from './httpGuards.js';
+import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
   clock: Clock;
@@ -19,6 +21,9 @@ export interface McpHttpRouter {
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Largest /mcp request body (a tools/call with big arguments fits; a flood does not). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /**
  * Streamable HTTP at /mcp with stateful sessions: an initialize without `Mcp-Session-Id` opens a
  * new Session; a request naming an unknown session gets 404 so the client re-initializes.
@@ -26,9 +31,11 @@ const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const live = new Map<string, StreamableHTTPServerTransport>();
   const router = Router();
-  router.use(json({ limit: '4mb' }));
+  router.use(jsonBody({ maxBytes: MAX_BODY_BYTES }));
 
   router.all('/', async (req: Request, res: Response) => {
+    const rejection = req.method === 'POST' ? checkRpcBody(req.body) : undefined;
+    if (rejection) return sendRpcError(res, rejection);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = live.get(sessionId);
@@ -56,6 +63,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
+  router.use(rpcErrorMiddleware(deps.log));
 
   return {
     router,
@@ -67,5 +75,5 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
 }
 
 function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+  sendRpcError(res, { status, code, message, id: null });
 }
