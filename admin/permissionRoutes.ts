@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import {
-  GatewayError, parseDecisionBody, type PermissionGate, type PermissionRequestStatus, type SessionStore,
+  GatewayError, parseDecisionBody, requireSession, type PermissionGate, type PermissionRequestStatus, type SessionStore,
 } from '../gateway/index.js';
 
 export interface PermissionRoutesDeps {
@@ -17,11 +17,7 @@ const STATUSES: readonly PermissionRequestStatus[] = ['pending', 'allowed', 'den
 export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   const router = Router();
   const gate = deps.permissionGate;
-  const sessionOr404 = (id: string) => {
-    const session = deps.sessions.get(id);
-    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-    return session;
-  };
+  const sessionOr404 = (id: string) => requireSession(deps.sessions, id);
 
   router.get('/sessions/:id/permission-requests', (req, res) => {
     const session = sessionOr404(req.params.id);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { sessionPatchSchema } from '../catalog/index.js';
 import {
-  GatewayError, parseInput, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
+  GatewayError, parseInput, requireSession, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
 } from '../gateway/index.js';
 
 export interface SessionRoutesDeps {
@@ -17,11 +17,7 @@ export interface SessionRoutesDeps {
 /** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
 export function sessionRoutes(deps: SessionRoutesDeps): Router {
   const router = Router();
-  const sessionOr404 = (id: string) => {
-    const session = deps.sessions.get(id);
-    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-    return session;
-  };
+  const sessionOr404 = (id: string) => requireSession(deps.sessions, id);
 
   router.get('/sessions', (_req, res) => {
     res.json({ sessions: deps.sessions.list() });
