@@ -21,6 +21,7 @@ export const FLAGS = {
   sourceLimits: { name: 'source-limits', env: 'SCIGATE_SOURCE_LIMITS', kind: 'json', default: '{}', help: 'per-source limit overrides as JSON, e.g. {"arxiv":{"minTimeMs":0}}' },
   approvalTimeout: { name: 'approval-timeout', env: 'SCIGATE_APPROVAL_TIMEOUT', kind: 'seconds', default: '900', help: 'seconds a dangerous action waits for a human decision (then permission_expired)' },
   elicitation: { name: 'elicitation', env: 'SCIGATE_ELICITATION', kind: 'choice', choices: ['on', 'off'], default: 'on', help: 'also ask for permission inside MCP clients that support elicitation' },
+  allowPrivateUrls: { name: 'allow-private-urls', env: 'SCIGATE_ALLOW_PRIVATE_URLS', kind: 'boolean', default: 'false', help: 'let custom http/sse servers use private addresses (10/8, 172.16/12, 192.168/16, fc00::/7); loopback is always allowed' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -28,8 +29,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };
