@@ -73,9 +73,17 @@ const WRONG_TYPES: unknown[] = [[], 'text', 42, null, true, { unknownField: 1 },
 /** Bodies that no JSON route may accept, whatever it expects. */
 function bodyInputs(limitBytes: number): BadInput[] {
   return [
-    ...MALFORMED.map((text) => ({ label: `malformed ${JSON.stringify(text)}`, headers: JSON_TYPE, body: json(text) })),
     ...WRONG_TYPES.map((value) => ({ label: `wrong type ${JSON.stringify(value)}`, headers: JSON_TYPE, body: json(value) })),
     { label: 'deep nesting', headers: JSON_TYPE, body: json('['.repeat(5000) + ']'.repeat(5000)) },
+    { label: 'invalid utf-8', headers: JSON_TYPE, body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+    ...readingInputs(limitBytes),
+  ];
+}
+
+/** Bodies that cannot even be read as JSON: refused by every route, including those that take no body. */
+function readingInputs(limitBytes: number): BadInput[] {
+  return [
+    ...MALFORMED.map((text) => ({ label: `malformed ${JSON.stringify(text)}`, headers: JSON_TYPE, body: json(text) })),
     { label: 'huge body', headers: JSON_TYPE, body: json({ pad: 'x'.repeat(limitBytes + 1024) }) },
     { label: 'bad charset', headers: { 'content-type': 'application/json; charset=klingon' }, body: json({ enabled: false }) },
     { label: 'unknown content-encoding', headers: { ...JSON_TYPE, 'content-encoding': 'x-mystery' }, body: json({ enabled: false }) },
@@ -83,7 +91,6 @@ function bodyInputs(limitBytes: number): BadInput[] {
     { label: 'no content-type', headers: {}, body: json({ enabled: false }) },
     { label: 'text/plain', headers: { 'content-type': 'text/plain' }, body: json({ enabled: false }) },
     { label: 'form body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: json('enabled=false') },
-    { label: 'invalid utf-8', headers: JSON_TYPE, body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
   ];
 }
 
@@ -103,6 +110,12 @@ const BODY_ROUTES: Array<[string, string, number]> = [
   ['POST', '/api/mcp/servers', 1024 * 1024], ['POST', '/api/mcp/servers/import', 1024 * 1024], ['PATCH', '/api/mcp/servers/missing', 1024 * 1024],
   ['POST', '/api/mcp/servers/missing/accept-tools', 1024 * 1024], ['POST', '/api/mcp/servers/missing/inspect', 1024 * 1024],
 ];
+
+/** Routes that take no body: a body they are sent must still be readable JSON. */
+const BODYLESS_POSTS = ['/api/catalog/reload', '/api/mcp/servers/missing/test'];
+
+const LIST_ROUTES = ['/api/sessions', '/api/settings', '/api/projects', '/api/catalog/sources', '/api/catalog/tools', '/api/mcp/servers', '/readyz'];
+const JUNK_QUERIES = ['?limit=-1', '?limit=1e309', '?limit[]=1', '?q=%', '?q=%E0%A4%A', '?q[a]=b', '?status=bogus', `?q=${'x'.repeat(8000)}`, '?%=1'];
 
 let tried = 0;
 const failures: string[] = [];
@@ -140,6 +153,30 @@ function checkRpc(where: string, answer: Answer, expectedCode?: number): void {
 }
 
 describe('bad-input corpus', () => {
+  it('answers junk query strings on every list route without a 5xx or HTML', async () => {
+    for (const path of LIST_ROUTES) {
+      for (const query of JUNK_QUERIES) {
+        tried += 1;
+        const answer = await send('GET', path + query, { headers: {} });
+        if (answer.status >= 500 || !answer.contentType.startsWith('application/json')) failures.push(`GET ${path}${query.slice(0, 40)} → ${answer.status} ${answer.text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers every route without the bearer token with a 401 JSON error', async () => {
+    for (const [method, pattern] of ID_ROUTES) checkAdmin(`${method} ${pattern} (no token)`, await send(method, pattern.replaceAll(':id', 'x'), { headers: {} }, false));
+    for (const [method, path] of BODY_ROUTES) checkAdmin(`${method} ${path} (no token)`, await send(method, path, { headers: JSON_TYPE, body: json({}) }, false));
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses unreadable bodies on routes that take no body', async () => {
+    for (const path of BODYLESS_POSTS) {
+      for (const input of readingInputs(1024 * 1024)) checkAdmin(`POST ${path} ${input.label}`, await send('POST', path, input));
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('answers every bad id on every admin route with a 4xx JSON error', async () => {
     for (const [method, pattern] of ID_ROUTES) {
       for (const id of BAD_IDS) {
