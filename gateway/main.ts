@@ -70,7 +70,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   app.use(requestLog(config.log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
-  app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
+  app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
   app.use(adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {

@@ -12,22 +12,24 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise. */
-export function requireBearer(token: string): RequestHandler {
+/**
+ * Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise — the admin
+ * shape, or with `jsonRpc` (the /mcp edge) a JSON-RPC error, so /mcp never answers another shape.
+ */
+export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}): RequestHandler {
   return (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (match && secretsEqual(match[1]!.trim(), token)) return next();
     res.set('WWW-Authenticate', 'Bearer realm="scigate"');
-    sendHttpError(
-      res,
-      new GatewayError(
-        'unauthorized',
-        match
-          ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
-          : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
-      ),
+    const error = new GatewayError(
+      'unauthorized',
+      match
+        ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
+        : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
     );
+    if (options.jsonRpc) res.status(401).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message, data: { code: error.code } }, id: null });
+    else sendHttpError(res, error);
   };
 }
 

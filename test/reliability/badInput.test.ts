@@ -167,6 +167,7 @@ describe('bad-input corpus', () => {
   it('answers every route without the bearer token with a 401 JSON error', async () => {
     for (const [method, pattern] of ID_ROUTES) checkAdmin(`${method} ${pattern} (no token)`, await send(method, pattern.replaceAll(':id', 'x'), { headers: {} }, false));
     for (const [method, path] of BODY_ROUTES) checkAdmin(`${method} ${path} (no token)`, await send(method, path, { headers: JSON_TYPE, body: json({}) }, false));
+    checkRpc('POST /mcp (no token)', await send('POST', '/mcp', { headers: mcpHeaders(), body: json({ jsonrpc: '2.0', id: 1, method: 'ping' }) }, false));
     expect(failures).toEqual([]);
   });
 
