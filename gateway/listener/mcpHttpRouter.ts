@@ -49,18 +49,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (!PROJECT_ID.test(project)) {
       return rpcError(res, 400, -32602, 'The ?project= value must be 1–64 letters, digits, _ or -.');
     }
-    const id = deps.newId('ses');
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: () => void live.set(id, transport),
-    });
-    const server = createDownstreamServer(deps, id);
-    persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
-    transport.onclose = () => {
-      live.delete(id);
-      void endSession(id, deps).catch(() => {});
-    };
-    await server.connect(transport);
+    const transport = await openSession(deps, live, project);
     await transport.handleRequest(req, res, req.body);
   });
   router.use(rpcErrorMiddleware(deps.log));
@@ -72,6 +61,23 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
       await Promise.all([...live.values()].map((t) => t.close().catch(() => {})));
     },
   };
+}
+
+/** A new Session's transport and downstream server; it joins `live` once the client initializes. */
+async function openSession(deps: McpHttpDeps, live: Map<string, StreamableHTTPServerTransport>, project: string): Promise<StreamableHTTPServerTransport> {
+  const id = deps.newId('ses');
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessioninitialized: () => void live.set(id, transport),
+  });
+  const server = createDownstreamServer(deps, id);
+  persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
+  transport.onclose = () => {
+    live.delete(id);
+    void endSession(id, deps).catch(() => {});
+  };
+  await server.connect(transport);
+  return transport;
 }
 
 function rpcError(res: Response, status: number, code: number, message: string): void {
