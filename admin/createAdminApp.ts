@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireBearer, type Logger } from '../gateway/index.js';
+import { jsonBody, requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
 import type { Clock, EventHub, PermissionGate } from '../gateway/index.js';
@@ -36,6 +36,10 @@ export function createAdminApp(deps: AdminDeps): Router {
   });
   const api = Router();
   api.use(auth);
+  // One body reader for the whole API, so every route refuses a body that is not JSON (415) the
+  // same way; a Session patch or a decision is small, server configs and imports can be larger.
+  api.use(['/sessions', '/permission-requests'], jsonBody({ maxBytes: 64 * 1024 }));
+  api.use(jsonBody({ maxBytes: 1024 * 1024 }));
   api.use(sessionRoutes(deps));
   api.use(settingsRoutes(deps));
   api.use(permissionRoutes(deps));
@@ -44,6 +48,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(customServerRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
+  app.use(notFoundRoute);
   app.use(errorMiddleware(deps.log));
   return app;
 }

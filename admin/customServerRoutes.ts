@@ -1,4 +1,4 @@
-import { Router, json, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
 import { GatewayError, parseInput, type CustomServers } from '../gateway/index.js';
 
@@ -13,7 +13,6 @@ export interface CustomServerRoutesDeps {
 export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   const router = Router();
   const servers = deps.customServers;
-  router.use('/mcp/servers', json({ limit: '1mb' }));
 
   router.get('/mcp/servers', (_req, res) => {
     res.json({ servers: servers.list() });

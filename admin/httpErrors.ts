@@ -1,52 +1,24 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { GatewayError, type ErrorCode, type Logger } from '../gateway/index.js';
+import { GatewayError, fromHttpError, sendHttpError, type Logger } from '../gateway/index.js';
 
-/** The HTTP edge's one status table (house style §3). */
-const STATUS: Record<ErrorCode, number> = {
-  invalid_input: 400,
-  unauthorized: 401,
-  auth_required: 401,
-  forbidden: 403,
-  permission_denied: 403,
-  insufficient_scope: 403,
-  not_found: 404,
-  tool_unavailable: 404,
-  conflict: 409,
-  permission_expired: 409,
-  response_too_large: 413,
-  rate_limited: 429,
-  queue_full: 429,
-  upstream_error: 502,
-  upstream_unavailable: 503,
-  queue_timeout: 503,
-  cancelled: 499,
-  upstream_timeout: 504,
-  internal: 500,
-};
-
-/** Maps a GatewayError code to its HTTP status. */
-export function httpStatusOf(code: ErrorCode): number {
-  return STATUS[code];
-}
-
-/** Turns anything thrown in a route into `{error: {code, message}}` with the right status; never a stack. */
+/**
+ * Turns anything thrown in a route — or by body parsing and URL decoding before it — into the
+ * one `{error: {code, message}}` shape with the right status; never a stack, never HTML.
+ */
 export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (thrown, req, res, _next) => {
-    const error = isBodyParseError(thrown)
-      ? new GatewayError('invalid_input', 'The request body is not valid JSON.')
-      : GatewayError.from(thrown);
+    const error = fromHttpError(thrown);
     if (error.code === 'internal') log.error({ err: thrown, path: req.path }, 'admin route failed');
-    if (error.retryAfterMs !== undefined) res.set('Retry-After', String(Math.ceil(error.retryAfterMs / 1000)));
-    const { code, message, details } = error.toJSON();
-    res.status(httpStatusOf(code)).json({ error: { code, message, ...(details ? { details } : {}) } });
+    if (res.headersSent) {
+      // A streaming answer (events) already started: the only honest thing left is to end it.
+      res.end();
+      return;
+    }
+    sendHttpError(res, error);
   };
 }
 
-/** JSON 404 for unknown API routes. */
+/** JSON 404 for unknown routes. */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json({ error: { code: 'not_found', message: `No route ${req.method} ${req.path.slice(0, 200)}.` } });
+  sendHttpError(res, new GatewayError('not_found', `No route ${req.method} ${req.path.slice(0, 200)}.`));
 };
-
-function isBodyParseError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { type?: string }).type === 'entity.parse.failed';
-}

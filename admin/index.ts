@@ -1,2 +1,2 @@
 export { createAdminApp, type AdminDeps } from './createAdminApp.js';
-export { httpStatusOf, errorMiddleware } from './httpErrors.js';
+export { errorMiddleware } from './httpErrors.js';

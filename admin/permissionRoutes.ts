@@ -1,6 +1,6 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import {
-  GatewayError, parseDecisionBody, type PermissionGate, type PermissionRequestStatus, type SessionStore,
+  GatewayError, parseDecisionBody, requireSession, type PermissionGate, type PermissionRequestStatus, type SessionStore,
 } from '../gateway/index.js';
 
 export interface PermissionRoutesDeps {
@@ -17,15 +17,10 @@ const STATUSES: readonly PermissionRequestStatus[] = ['pending', 'allowed', 'den
 export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   const router = Router();
   const gate = deps.permissionGate;
-  router.use(['/sessions', '/permission-requests'], json({ limit: '64kb' }));
-  const sessionOr404 = async (id: string) => {
-    const session = await deps.sessions.get(id);
-    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-    return session;
-  };
+
 
   router.get('/sessions/:id/permission-requests', async (req, res) => {
-    const session = await sessionOr404(req.params.id);
+    const session = await requireSession(deps.sessions, req.params.id);
     const status = req.query.status;
     if (status !== undefined && !STATUSES.includes(status as PermissionRequestStatus)) {
       throw new GatewayError('invalid_input', `status: must be one of ${STATUSES.join(', ')}`, { details: { field: 'status' } });
@@ -41,7 +36,7 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   });
 
   router.get('/sessions/:id/grants', async (req, res) => {
-    res.json({ grants: await gate.listGrants((await sessionOr404(req.params.id)).id) });
+    res.json({ grants: await gate.listGrants((await requireSession(deps.sessions, req.params.id)).id) });
   });
 
   router.delete('/grants/:id', async (req, res) => {
@@ -49,7 +44,7 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   });
 
   router.get('/sessions/:id/authorizations', async (req, res) => {
-    res.json({ authorizations: await gate.listAuthorizations((await sessionOr404(req.params.id)).id) });
+    res.json({ authorizations: await gate.listAuthorizations((await requireSession(deps.sessions, req.params.id)).id) });
   });
   return router;
 }

@@ -1,7 +1,7 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { sessionPatchSchema } from '../catalog/index.js';
 import {
-  GatewayError, parseInput, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
+  GatewayError, parseInput, requireSession, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
 } from '../gateway/index.js';
 
 export interface SessionRoutesDeps {
@@ -17,22 +17,18 @@ export interface SessionRoutesDeps {
 /** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
 export function sessionRoutes(deps: SessionRoutesDeps): Router {
   const router = Router();
-  const sessionOr404 = async (id: string) => {
-    const session = await deps.sessions.get(id);
-    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-    return session;
-  };
+
 
   router.get('/sessions', async (_req, res) => {
     res.json({ sessions: await deps.sessions.list() });
   });
 
   router.get('/sessions/:id', async (req, res) => {
-    res.json({ session: await sessionOr404(req.params.id) });
+    res.json({ session: await requireSession(deps.sessions, req.params.id) });
   });
 
-  router.patch('/sessions/:id', json({ limit: '64kb' }), async (req, res) => {
-    await sessionOr404(req.params.id);
+  router.patch('/sessions/:id', async (req, res) => {
+    await requireSession(deps.sessions, req.params.id);
     const patch = parseInput(sessionPatchSchema, req.body ?? {});
     if (patch.connectors !== undefined) {
       await deps.selection.setSessionConnectors(req.params.id, patch.connectors);
@@ -40,17 +36,17 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     if (patch.approvalMode !== undefined) {
       await deps.permissionGate.setApprovalMode(req.params.id, patch.approvalMode);
     }
-    res.json({ session: await sessionOr404(req.params.id) });
+    res.json({ session: await requireSession(deps.sessions, req.params.id) });
   });
 
   router.get('/sessions/:id/invocations', async (req, res) => {
-    await sessionOr404(req.params.id);
+    await requireSession(deps.sessions, req.params.id);
     const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
     res.json({ invocations: await deps.invocations.listBySession(req.params.id, { limit }) });
   });
 
   router.get('/sessions/:id/invocations/:invocationId', async (req, res) => {
-    await sessionOr404(req.params.id);
+    await requireSession(deps.sessions, req.params.id);
     const invocation = await deps.invocations.get(req.params.invocationId);
     if (!invocation || invocation.sessionId !== req.params.id) {
       throw new GatewayError('not_found', `No invocation ${req.params.invocationId.slice(0, 80)} in this session.`);

@@ -1,4 +1,4 @@
-import { Router, json } from 'express';
+import { Router } from 'express';
 import { createProjectSchema, patchProjectSchema, patchSettingsSchema } from '../catalog/index.js';
 import { parseInput, type ConnectorSelection } from '../gateway/index.js';
 
@@ -10,7 +10,6 @@ export interface SettingsRoutesDeps {
 export function settingsRoutes(deps: SettingsRoutesDeps): Router {
   const router = Router();
   const selection = deps.selection;
-  router.use(['/settings', '/projects'], json({ limit: '1mb' }));
 
   router.get('/settings', async (_req, res) => {
     res.json({ settings: { connectors: await selection.globalConnectors() } });

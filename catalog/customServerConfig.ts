@@ -10,12 +10,27 @@ export const customServerIdSchema = z
   .string()
   .regex(/^custom-[0-9a-f]{12}$/, 'must be "custom-" followed by 12 lower-case hex digits');
 
+/**
+ * Invisible and text-direction characters (zero-width spaces and joiners, bidi overrides and
+ * isolates, the BOM: Unicode's format category): a name carrying them looks like another one.
+ */
+const INVISIBLE_CHARS = /[\p{Cf}\u2028\u2029]/u;
+
 export const serverNameSchema = z
   .string({ error: 'must be a string' })
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'must be at most 100 characters')
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+  .refine((name) => !INVISIBLE_CHARS.test(name), 'must not contain invisible or text-direction characters (zero-width, bidi controls)');
+
+/**
+ * The form two server names are compared in: Unicode-compatible (NFKC), case-folded, without
+ * whitespace — "Alpha Lab", "alpha  lab" and "ＡＬＰＨＡ LAB" are one name.
+ */
+export function serverNameKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+}
 
 export const timeoutSecondsSchema = z
   .number({ error: 'must be a whole number of seconds from 1 to 600' })
@@ -43,7 +58,11 @@ export const cwdSchema = z.string().max(4096).regex(/^\//, 'must be an absolute 
 export const mcpUrlSchema = z
   .string()
   .max(4096, 'must be at most 4096 characters')
-  .refine(isHttpUrl, 'must be the http:// or https:// URL of an MCP endpoint');
+  .refine(isHttpUrl, 'must be the http:// or https:// URL of an MCP endpoint')
+  .refine(
+    (text) => !hasUserinfo(text),
+    'must not contain a user name or password (user:pass@host); MCP clients never send them — put credentials in a header, e.g. Authorization',
+  );
 
 /** Authentication of an http/sse server. Only `none` for now; `oauth` joins this union later. */
 export const customAuthSchema = z
@@ -99,6 +118,15 @@ export type StdioServerConfig = z.infer<typeof stdioServerConfigSchema>;
 export type RemoteServerConfig = z.infer<typeof remoteServerConfigSchema>;
 export type CustomTransport = CustomServerConfig['transport'];
 export type CustomServerFile = z.infer<typeof customServerFileSchema>;
+
+function hasUserinfo(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
 
 function isHttpUrl(text: string): boolean {
   try {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_CUSTOM_TIMEOUT_SECONDS, MAX_CUSTOM_SERVERS, argsSchema, commandSchema, cwdSchema, envKeySchema, headerKeySchema,
-  mcpUrlSchema, secretValueSchema,
+  mcpUrlSchema, secretValueSchema, serverNameKey, serverNameSchema,
 } from './customServerConfig.js';
 import type { CreateCustomServer } from './customServerRequests.js';
 
@@ -45,15 +45,46 @@ const importEntrySchema = z
 export const importServersSchema = z
   .object({
     mcpServers: z
-      .record(z.string().trim().min(1, 'a server name must not be empty').max(100, 'a server name must be at most 100 characters'), importEntrySchema, {
-        error: 'must be an object of servers by name: {"mcpServers": {"name": {…}}}',
-      })
+      .unknown()
+      .superRefine(refuseUnsafeNames)
+      .pipe(
+        z.record(z.string().trim().min(1, 'a server name must not be empty').max(100, 'a server name must be at most 100 characters'), importEntrySchema, {
+          error: 'must be an object of servers by name: {"mcpServers": {"name": {…}}}',
+        }),
+      )
       .refine((servers) => Object.keys(servers).length > 0, 'must contain at least one server')
       .refine((servers) => Object.keys(servers).length <= MAX_CUSTOM_SERVERS, `must contain at most ${MAX_CUSTOM_SERVERS} servers`),
   })
   .strict();
 
 export type ImportServers = z.infer<typeof importServersSchema>;
+
+/**
+ * Checks the document's own keys before they become an object: `__proto__` would vanish into the
+ * prototype and two keys equal after trimming, case-folding and NFKC would overwrite each other —
+ * both silently. Each is refused with the entry named instead.
+ */
+function refuseUnsafeNames(servers: unknown, ctx: z.RefinementCtx): void {
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return;
+  const seen = new Map<string, string>();
+  for (const name of Object.keys(servers)) {
+    if (name === '__proto__' || name === 'constructor' || name === 'prototype') {
+      ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not allowed as a server name` });
+      continue;
+    }
+    const checked = serverNameSchema.safeParse(name);
+    if (!checked.success) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `a server name ${checked.error.issues[0]?.message ?? 'is not valid'}` });
+      continue;
+    }
+    const key = serverNameKey(name);
+    const other = seen.get(key);
+    if (other !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `the name "${name}" collides with "${other}" (names are compared ignoring case and spaces)` });
+    }
+    seen.set(key, name);
+  }
+}
 type ImportEntry = z.infer<typeof importEntrySchema>;
 
 /** Turns an import document into create requests, in document order; every one disabled. */

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'upstream_error',
   'upstream_unavailable',
   'response_too_large',
+  'request_too_large',
+  'unsupported_media_type',
   'cancelled',
   'auth_required',
   'insufficient_scope',

@@ -8,5 +8,6 @@ export * from './sources/builtinSources.js';
 export * from './customServerConfig.js';
 export * from './customServerRequests.js';
 export * from './customServerImport.js';
+export { decideCustomUrl, type CustomUrlPolicy } from './customServerUrlPolicy.js';
 export * from './customSourceManifest.js';
 export * from './connectorSelection.js';

@@ -7,11 +7,12 @@ import express from 'express';
 import { once } from 'node:events';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { realpathSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
+import { findBuiltinSource, type CustomUrlPolicy, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
 import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
@@ -45,6 +46,8 @@ export interface ServeConfig {
   clock?: Clock;
   /** Idle timeout and cap of MCP sessions (`--session-idle-timeout`, `--max-sessions`; 30 min, 1000). */
   sessionLimits?: SessionLimits;
+  /** Let custom http/sse servers use private address ranges (`--allow-private-urls`; default false). */
+  allowPrivateUrls?: boolean;
 }
 
 export interface RunningGateway {
@@ -60,14 +63,16 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   await ensurePrivateDir(config.dataDir);
   const tokenFile = await loadAdminToken(config.dataDir);
   const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
-  const runtime = await createRuntime(config, storage);
+  // The SSRF policy refuses this gateway's own listener, known once it listens.
+  let listening: { hosts: string[]; port: number } | undefined;
+  const runtime = await createRuntime(config, storage, { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening });
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(config.log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
-  app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
+  app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
   app.use(adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
@@ -76,6 +81,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
     throw error;
   });
   const port = (server.address() as { port: number }).port;
+  listening = { hosts: listenerHosts(config.host), port };
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   return {
     url,
@@ -101,7 +107,14 @@ function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof
   });
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+/** The addresses a listener bound to `host` answers on (every interface's for 0.0.0.0 / ::). */
+function listenerHosts(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return [host, ...addresses];
+}
+
+async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>, storage: Awaited<ReturnType<typeof openStorage>>, urlPolicy: CustomUrlPolicy) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
@@ -112,7 +125,7 @@ async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateS
     approvalTimeoutMs: config.approvalTimeoutMs,
     elicitation: config.elicitation,
     // Custom servers' `$NAME` values resolve against the gateway's own environment.
-    custom: { store: storage.customServerStore, environment: config.env },
+    custom: { store: storage.customServerStore, environment: config.env, urlPolicy },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
     ...(config.extraSources ? { extraSources: config.extraSources } : {}),
     isolation: config.isolateSources
@@ -188,6 +201,7 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
     sourceLimits: sourceLimitsFlag(flags, env),
     ...permissionFlags(flags),
     sessionLimits: { idleTimeoutMs: Number(flags.sessionIdleTimeout ?? 1800) * 1000, maxSessions: Number(flags.maxSessions ?? 1000) },
+    allowPrivateUrls: flags.allowPrivateUrls === true,
     env,
     log,
   });
@@ -207,6 +221,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   const runtime = await createRuntime(
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
     storage,
+    { allowPrivate: flags.allowPrivateUrls === true },
   );
   const admin = await serveStdioAdmin(flags, runtime, storage, log);
   await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);

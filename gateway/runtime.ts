@@ -1,4 +1,4 @@
-import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
+import { builtinSources, type BuiltinSource, type CustomUrlPolicy, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
@@ -37,7 +37,7 @@ export interface RuntimeOptions {
   projects: ProjectStore;
   settings: SettingsStore;
   /** Saved custom MCP servers and the environment their `$NAME` values resolve against. */
-  custom: { store: CustomServerStore; environment: GatewayEnvironment };
+  custom: { store: CustomServerStore; environment: GatewayEnvironment; urlPolicy?: CustomUrlPolicy };
   /** Permission requests, Grants and authorizations. */
   permissions: PermissionStore;
   /** Longest wait for a human decision, in ms (default 15 minutes). */

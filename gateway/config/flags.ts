@@ -23,6 +23,7 @@ export const FLAGS = {
   elicitation: { name: 'elicitation', env: 'SCIGATE_ELICITATION', kind: 'choice', choices: ['on', 'off'], default: 'on', help: 'also ask for permission inside MCP clients that support elicitation' },
   sessionIdleTimeout: { name: 'session-idle-timeout', env: 'SCIGATE_SESSION_IDLE_TIMEOUT', kind: 'seconds', default: '1800', help: 'seconds an MCP session may stay without any request before it is closed and ended' },
   maxSessions: { name: 'max-sessions', env: 'SCIGATE_MAX_SESSIONS', kind: 'count', default: '1000', help: 'most open MCP sessions; a new one closes the longest-idle session' },
+  allowPrivateUrls: { name: 'allow-private-urls', env: 'SCIGATE_ALLOW_PRIVATE_URLS', kind: 'boolean', default: 'false', help: 'let custom http/sse servers use private addresses (10/8, 172.16/12, 192.168/16, fc00::/7); loopback is always allowed' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -30,8 +31,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'sessionIdleTimeout', 'maxSessions', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };

@@ -11,3 +11,4 @@ export * from './parseInput.js';
 export * from './sha256.js';
 export * from './jsonDepth.js';
 export * from './linkedSignal.js';
+export * from './requireSession.js';

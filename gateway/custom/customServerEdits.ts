@@ -1,5 +1,5 @@
 import {
-  MAX_CUSTOM_SERVERS, customServerConfigSchema, type CreateCustomServer, type CustomServerConfig, type PatchCustomServer,
+  MAX_CUSTOM_SERVERS, customServerConfigSchema, decideCustomUrl, serverNameKey, type CustomUrlPolicy, type CreateCustomServer, type CustomServerConfig, type PatchCustomServer,
 } from '../../catalog/index.js';
 import { GatewayError, parseInput } from '../core/index.js';
 import { applySecretEdits } from './secretEdits.js';
@@ -69,11 +69,18 @@ export function assertServerSet(servers: readonly CustomServerConfig[], fieldOf:
   }
   const byName = new Map<string, CustomServerConfig>();
   for (const server of servers) {
-    const folded = server.name.toLowerCase();
+    const folded = serverNameKey(server.name);
     const other = byName.get(folded);
-    if (other) throw invalid(fieldOf(server), `the name "${server.name}" is already used by "${other.name}" (${other.id}); names are compared case-insensitively`);
+    if (other) throw invalid(fieldOf(server), `the name "${server.name}" is already used by "${other.name}" (${other.id}); names are compared ignoring case and spaces`);
     byName.set(folded, server);
   }
+}
+
+/** Refuses an http/sse server whose URL the SSRF policy forbids; `field` names the request field. */
+export function assertUrlAllowed(server: CustomServerConfig, policy: CustomUrlPolicy, field: string): void {
+  if (server.transport === 'stdio') return;
+  const refusal = decideCustomUrl(server.url, policy);
+  if (refusal) throw invalid(field, refusal);
 }
 
 function invalid(field: string, message: string): GatewayError {

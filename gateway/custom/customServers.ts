@@ -1,6 +1,6 @@
 import {
   customSourceManifest, importToCreateRequests, type AcceptToolsRequest, type CreateCustomServer, type CustomServerConfig,
-  type ImportServers, type InspectToolRequest, type PatchCustomServer, type ToolPrefix,
+  type CustomUrlPolicy, type ImportServers, type InspectToolRequest, type PatchCustomServer, type ToolPrefix,
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
 import { GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SessionStore } from '../core/index.js';
@@ -8,7 +8,7 @@ import { customToolId, deriveCustomTools, type SourceRegistry } from '../registr
 import type { ConnectorSelection } from '../selection/index.js';
 import { UpstreamClient } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
-import { applyServerPatch, assertServerSet, buildServerConfig } from './customServerEdits.js';
+import { applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { redactingLogger } from './redactingLogger.js';
@@ -26,6 +26,8 @@ export interface CustomServersDeps {
   clock: Clock;
   log: Logger;
   newId: NewId;
+  /** Where http/sse servers may point (SSRF policy); private ranges refused when absent. */
+  urlPolicy?: CustomUrlPolicy;
 }
 
 interface ServerState {
@@ -46,6 +48,10 @@ export class CustomServers {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: CustomServersDeps) {}
+
+  private get urlPolicy(): CustomUrlPolicy {
+    return this.deps.urlPolicy ?? { allowPrivate: false };
+  }
 
   /** Loads the saved servers and registers their Source IDs; enabled ones are discovered in the background. */
   async start(): Promise<void> {
@@ -70,6 +76,7 @@ export class CustomServers {
     const state = await this.exclusive(async () => {
       const config = buildServerConfig(request, this.newServerId(), this.now());
       assertServerSet([...this.configs(), config], () => 'name');
+      assertUrlAllowed(config, this.urlPolicy, 'url');
       const created: ServerState = { config, revision: 0 };
       this.states.set(config.id, created);
       await this.persist().catch((error: unknown) => {
@@ -87,6 +94,7 @@ export class CustomServers {
       const current = this.stateOf(id);
       const next = applyServerPatch(current.config, patch, this.now());
       assertServerSet(this.configs().map((c) => (c.id === id ? next : c)), () => 'name');
+      if (patch.url !== undefined || patch.transport !== undefined) assertUrlAllowed(next, this.urlPolicy, 'url');
       await this.replace(current, next);
       return current;
     });
@@ -114,6 +122,7 @@ export class CustomServers {
     return this.exclusive(async () => {
       const created = importToCreateRequests(document).map((request) => this.importedConfig(request));
       assertServerSet([...this.configs(), ...created], (s) => `mcpServers.${s.name}`);
+      for (const config of created) assertUrlAllowed(config, this.urlPolicy, `mcpServers.${config.name}.url`);
       const fresh = created.map((config): ServerState => ({ config, revision: 0 }));
       for (const state of fresh) this.states.set(state.config.id, state);
       await this.persist().catch((error: unknown) => {

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import { json, type RequestHandler } from 'express';
+import { GatewayError } from '../core/index.js';
+import { sendHttpError } from './httpErrors.js';
 
 /** Hosts a loopback-bound gateway answers to; anything else is a DNS-rebinding attempt. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -10,23 +12,24 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise. */
-export function requireBearer(token: string): RequestHandler {
+/**
+ * Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise — the admin
+ * shape, or with `jsonRpc` (the /mcp edge) a JSON-RPC error, so /mcp never answers another shape.
+ */
+export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}): RequestHandler {
   return (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (match && secretsEqual(match[1]!.trim(), token)) return next();
-    res
-      .status(401)
-      .set('WWW-Authenticate', 'Bearer realm="scigate"')
-      .json({
-        error: {
-          code: 'unauthorized',
-          message: match
-            ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
-            : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
-        },
-      });
+    res.set('WWW-Authenticate', 'Bearer realm="scigate"');
+    const error = new GatewayError(
+      'unauthorized',
+      match
+        ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
+        : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
+    );
+    if (options.jsonRpc) res.status(401).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message, data: { code: error.code } }, id: null });
+    else sendHttpError(res, error);
   };
 }
 
@@ -41,12 +44,26 @@ export function requireAllowedHost(allowedHosts: readonly string[]): RequestHand
     const origin = req.headers.origin;
     const originHost = origin === undefined ? undefined : hostnameOf(safeOriginHost(origin));
     if (host && allowed.has(host) && (origin === undefined || (originHost && allowed.has(originHost)))) return next();
-    res.status(403).json({
-      error: {
-        code: 'forbidden',
-        message: `Host "${(origin ?? req.headers.host ?? '').slice(0, 100)}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`,
-      },
-    });
+    const shown = (origin ?? req.headers.host ?? '').slice(0, 100);
+    sendHttpError(res, new GatewayError('forbidden', `Host "${shown}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`));
+  };
+}
+
+/**
+ * Parses a JSON request body of at most `maxBytes`. A request that carries a body must say
+ * `content-type: application/json` (or `+json`): otherwise it fails as `unsupported_media_type`
+ * (415) instead of being silently ignored. Reading errors go to `next` for the edge to map.
+ */
+export function jsonBody(options: { maxBytes: number }): RequestHandler {
+  if (!Number.isInteger(options.maxBytes) || options.maxBytes < 1) throw new Error('jsonBody: maxBytes must be a positive integer');
+  const parse = json({ limit: options.maxBytes, type: ['application/json', 'application/*+json'] });
+  return (req, res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) return next();
+    if (!req.is(['application/json', 'application/*+json'])) {
+      return next(new GatewayError('unsupported_media_type', 'Send the request body as JSON with content-type: application/json.'));
+    }
+    parse(req, res, next);
   };
 }
 

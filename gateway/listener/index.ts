@@ -1,6 +1,7 @@
 export { createMcpHttpRouter, type McpHttpRouter, type McpHttpDeps } from './mcpHttpRouter.js';
 export { serveStdio } from './stdioListener.js';
 export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
-export { requireBearer, requireAllowedHost, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
+export { requireBearer, requireAllowedHost, jsonBody, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
+export { httpStatusOf, httpErrorBody, sendHttpError, fromHttpError } from './httpErrors.js';
 export { requestLog } from './requestLog.js';
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './liveSessions.js';

@@ -1,10 +1,12 @@
-import { Router, json, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 import { endSession, persistSessionOnInitialize } from './sessionLifecycle.js';
+import { jsonBody } from './httpGuards.js';
+import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
   clock: Clock;
@@ -22,6 +24,9 @@ export interface McpHttpRouter {
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Largest /mcp request body (a tools/call with big arguments fits; a flood does not). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /**
  * Streamable HTTP at /mcp with stateful sessions: an initialize without `Mcp-Session-Id` opens a
  * new Session; a request naming an unknown session gets 404 so the client re-initializes.
@@ -31,9 +36,11 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const stopped = new AbortController();
   void sweepIdle(live, deps.clock, stopped.signal);
   const router = Router();
-  router.use(json({ limit: '4mb' }));
+  router.use(jsonBody({ maxBytes: MAX_BODY_BYTES }));
 
   router.all('/', async (req: Request, res: Response) => {
+    const rejection = req.method === 'POST' ? checkRpcBody(req.body) : undefined;
+    if (rejection) return sendRpcError(res, rejection);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = live.transport(sessionId);
@@ -52,20 +59,10 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (live.full) {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
     }
-    const id = deps.newId('ses');
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: () => void live.add(id, transport),
-    });
-    const server = createDownstreamServer(deps, id);
-    persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
-    transport.onclose = () => {
-      live.delete(id);
-      void endSession(id, deps).catch(() => {});
-    };
-    await server.connect(transport);
+    const transport = await openSession(deps, live, project);
     await transport.handleRequest(req, res, req.body);
   });
+  router.use(rpcErrorMiddleware(deps.log));
 
   return {
     router,
@@ -85,6 +82,23 @@ async function sweepIdle(live: LiveSessions, clock: Clock, stopped: AbortSignal)
   }
 }
 
+/** A new Session's transport and downstream server; it joins `live` once the client initializes. */
+async function openSession(deps: McpHttpDeps, live: LiveSessions, project: string): Promise<StreamableHTTPServerTransport> {
+  const id = deps.newId('ses');
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessioninitialized: () => void live.add(id, transport),
+  });
+  const server = createDownstreamServer(deps, id);
+  persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
+  transport.onclose = () => {
+    live.delete(id);
+    void endSession(id, deps).catch(() => {});
+  };
+  await server.connect(transport);
+  return transport;
+}
+
 function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+  sendRpcError(res, { status, code, message, id: null });
 }

@@ -1,5 +1,5 @@
 import {
-  GatewayError, cancelledBy, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type Logger,
+  GatewayError, cancelledBy, requireSession, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type Logger,
   type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
   type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
   type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
@@ -70,7 +70,7 @@ export class PermissionGate {
   /** Resolves with an allowing or denying authorization; rejects with `permission_expired` or `cancelled`. */
   async authorize(input: AuthorizeInput): Promise<PermissionAuthorizationRecord> {
     const releasesBefore = this.releases;
-    const session = await this.sessionOr404(input.sessionId);
+    const session = await requireSession(this.deps.sessions, input.sessionId);
     const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
     if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' });
     if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' });
@@ -90,7 +90,7 @@ export class PermissionGate {
   ): Promise<PermissionRequestRecord> {
     const request = await this.deps.store.getRequest(requestId);
     if (!request) throw new GatewayError('not_found', `No permission request ${requestId.slice(0, 80)}.`);
-    const epoch = (await this.sessionOr404(request.sessionId)).permissionEpoch;
+    const epoch = (await requireSession(this.deps.sessions, request.sessionId)).permissionEpoch;
     const stale = [options.epoch, request.epoch].find((e) => e !== undefined && e !== epoch);
     if (stale !== undefined) {
       throw new GatewayError('conflict', `This decision is for permission epoch ${stale}; the session is at epoch ${epoch}. Reload the requests.`, {
@@ -117,7 +117,7 @@ export class PermissionGate {
 
   /** Sets the Session's mode; a change rotates the epoch, and always_allow wakes every pending action. */
   async setApprovalMode(sessionId: string, mode: ApprovalMode): Promise<SessionRecord> {
-    const session = await this.sessionOr404(sessionId);
+    const session = await requireSession(this.deps.sessions, sessionId);
     if (session.approvalMode === mode) return session;
     const updating = this.deps.sessions.setApprovalMode(sessionId, mode);
     // Claimed in the same tick as the epoch rotation, so no decision for the old epoch slips in between.
@@ -271,12 +271,6 @@ export class PermissionGate {
     const record = newAuthorization({ ...a, id: this.deps.newId('pauth'), at: this.nowIso() });
     await this.deps.store.addAuthorization(record);
     return record;
-  }
-
-  private async sessionOr404(id: string): Promise<SessionRecord> {
-    const session = await this.deps.sessions.get(id);
-    if (!session) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
-    return session;
   }
 
   private nowIso(): string {

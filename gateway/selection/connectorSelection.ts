@@ -1,6 +1,6 @@
 import type { CreateProject, PatchProject } from '../../catalog/index.js';
 import {
-  GatewayError, type Clock, type ConnectorSelectionReader, type ProjectRecord, type ProjectStore, type SessionRecord,
+  GatewayError, requireSession, type Clock, type ConnectorSelectionReader, type ProjectRecord, type ProjectStore, type SessionRecord,
   type SessionStore, type SettingsStore,
 } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
@@ -98,7 +98,7 @@ class StoredConnectorSelection implements ConnectorSelection {
   }
 
   async setSessionConnectors(id: string, connectors: string[] | null): Promise<SessionRecord> {
-    if (!(await this.deps.sessions.get(id))) throw new GatewayError('not_found', `No session ${id.slice(0, 80)}; list them with GET /api/sessions.`);
+    await requireSession(this.deps.sessions, id);
     await this.deps.sessions.setConnectors(id, this.known(connectors));
     this.changed();
     return (await this.deps.sessions.get(id))!;

@@ -48,7 +48,8 @@ describe('the /mcp front door', () => {
     const response = await post({});
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('Bearer');
-    expect(JSON.parse(response.text).error).toMatchObject({ code: 'unauthorized' });
+    // /mcp answers JSON-RPC errors only; the gateway's code rides in `data`.
+    expect(JSON.parse(response.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001, data: { code: 'unauthorized' } } });
     expect(JSON.parse(response.text).error.message).toContain('scigate token');
   });
 

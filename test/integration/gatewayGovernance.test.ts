@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,10 +25,21 @@ async function gatewayWith(env: Record<string, string>): Promise<TestGateway> {
   return gateway;
 }
 
-async function api(gateway: TestGateway, path: string, method = 'GET') {
-  const response = await fetch(`${gateway.url}${path}`, { method, headers: { authorization: `Bearer ${gateway.token}` } });
-  expect(response.status).toBe(200);
-  return (await response.json()) as any;
+async function api(gateway: TestGateway, path: string, method: 'GET' | 'POST' = 'GET') {
+  const pending = method === 'GET' ? request(gateway.url).get(path) : request(gateway.url).post(path);
+  return (await pending.set('authorization', `Bearer ${gateway.token}`).expect(200)).body as any;
+}
+
+/** The Session's invocations once at least one is recorded (the audit row is written after the answer). */
+function invocationsOf(gateway: TestGateway, sessionId: string): Promise<any[]> {
+  return vi.waitFor(
+    async () => {
+      const { invocations } = await api(gateway, `/api/sessions/${sessionId}/invocations`);
+      if (invocations.length === 0) throw new Error('no invocation recorded yet');
+      return invocations as any[];
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 describe('governance through the gateway', () => {
@@ -89,11 +101,7 @@ describe('governance through the gateway', () => {
     await call;
     const { sessions } = await api(gateway, '/api/sessions');
     expect(sessions[0].endedAt).not.toBeNull();
-    const invocations = await vi.waitFor(async () => {
-      const { invocations } = await api(gateway, `/api/sessions/${sessions[0].id}/invocations`);
-      expect(invocations).toHaveLength(1);
-      return invocations;
-    }, { timeout: 20_000, interval: 20 });
+    const invocations = await invocationsOf(gateway, sessions[0].id);
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled' });
   });
 
@@ -115,11 +123,7 @@ describe('governance through the gateway', () => {
     await call;
     expect(await waitUntil(() => aborted === 1)).toBe(true);
     const { sessions } = await api(gateway, '/api/sessions');
-    const invocations = await vi.waitFor(async () => {
-      const { invocations } = await api(gateway, `/api/sessions/${sessions[0].id}/invocations`);
-      expect(invocations).toHaveLength(1);
-      return invocations;
-    }, { timeout: 20_000, interval: 20 });
+    const invocations = await invocationsOf(gateway, sessions[0].id);
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', attempts: 1 });
     expect(requests).toBe(1);
   });

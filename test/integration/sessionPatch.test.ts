@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -9,35 +10,41 @@ afterAll(async () => {
   await gateway.dispose();
 });
 
-async function patch(id: string, body: unknown) {
-  const response = await fetch(`${gateway.url}/api/sessions/${id}`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const api = () => request(gateway.url);
+const auth = () => ({ authorization: `Bearer ${gateway.token}` });
+const patch = (id: string, body: object) => api().patch(`/api/sessions/${id}`).set(auth()).send(body);
+const firstSessionId = async (): Promise<string> => (await api().get('/api/sessions').set(auth()).expect(200)).body.sessions[0].id;
 
 describe('PATCH /api/sessions/:id', () => {
   it('changes the approval mode and the connector selection in one request', async () => {
     await gateway.connect();
-    const sessions = (await (await fetch(`${gateway.url}/api/sessions`, { headers: { authorization: `Bearer ${gateway.token}` } })).json()) as any;
-    const id = sessions.sessions[0].id;
-    const both = await patch(id, { approvalMode: 'never_ask', connectors: ['arxiv'] });
-    expect(both.status).toBe(200);
+    const id = await firstSessionId();
+    const both = await patch(id, { approvalMode: 'never_ask', connectors: ['arxiv'] }).expect(200);
     expect(both.body.session).toMatchObject({ approvalMode: 'always_allow', connectors: ['arxiv'] });
-    const back = await patch(id, { connectors: null });
+    const back = await patch(id, { connectors: null }).expect(200);
     expect(back.body.session).toMatchObject({ approvalMode: 'always_allow', connectors: null });
   });
 
   it('rejects an empty body, an unknown field and an unknown mode with 400 naming the problem', async () => {
-    const sessions = (await (await fetch(`${gateway.url}/api/sessions`, { headers: { authorization: `Bearer ${gateway.token}` } })).json()) as any;
-    const id = sessions.sessions[0].id;
-    expect((await patch(id, {})).body.error.message).toContain('approvalMode');
-    const unknown = await patch(id, { approval: 'always_allow' });
-    expect(unknown.status).toBe(400);
+    const id = await firstSessionId();
+    expect((await patch(id, {}).expect(400)).body.error.message).toContain('approvalMode');
+    const unknown = await patch(id, { approval: 'always_allow' }).expect(400);
     expect(unknown.body.error.message).toContain('approval');
-    expect((await patch(id, { approvalMode: 'sometimes' })).status).toBe(400);
-    expect((await patch('ses_missing', { approvalMode: 'always_allow' })).status).toBe(404);
+    await patch(id, { approvalMode: 'sometimes' }).expect(400);
+    await patch('ses_missing', { approvalMode: 'always_allow' }).expect(404);
+  });
+
+  it('refuses a JSON body sent without content-type: application/json (415) and changes nothing', async () => {
+    const id = await firstSessionId();
+    const before = (await api().get(`/api/sessions/${id}`).set(auth()).expect(200)).body.session;
+    const refused = await api()
+      .patch(`/api/sessions/${id}`)
+      .set(auth())
+      .set('content-type', 'text/plain')
+      .send(JSON.stringify({ approvalMode: 'ask_for_dangerous' }))
+      .expect(415)
+      .expect('content-type', /application\/json/);
+    expect(refused.body.error.code).toBe('unsupported_media_type');
+    expect((await api().get(`/api/sessions/${id}`).set(auth()).expect(200)).body.session).toEqual(before);
   });
 });
