@@ -13,9 +13,9 @@ import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { findBuiltinSource, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
 import { createAdminApp } from '../admin/index.js';
-import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
+import { ProcessGroupFiles, ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
+  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, reapLeftoverGroups, recordProcessGroupsIn, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
   randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
 } from './index.js';
 
@@ -58,6 +58,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   await ensurePrivateDir(config.dataDir);
   const tokenFile = await loadAdminToken(config.dataDir);
   const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
+  await takeOverProcessGroups(config.dataDir, config.log);
   const runtime = await createRuntime(config, storage);
   const mcp = createMcpHttpRouter(runtime.downstream);
   const app = express();
@@ -88,6 +89,16 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
       await storage.close();
     },
   };
+}
+
+/**
+ * Kills the stdio servers a gateway that died on this data directory left running, then records
+ * ours there: done before the runtime starts any server.
+ */
+async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void> {
+  const groups = new ProcessGroupFiles(dataDir);
+  await reapLeftoverGroups(groups, log);
+  recordProcessGroupsIn(groups, log);
 }
 
 /** The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`). */
@@ -202,6 +213,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   const dataDir = resolve(String(flags.dataDir));
   await ensurePrivateDir(dataDir);
   const storage = await openStorage({ dataDir, log });
+  await takeOverProcessGroups(dataDir, log);
   const runtime = await createRuntime(
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
     storage,

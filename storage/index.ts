@@ -7,3 +7,4 @@ export { FileCas } from './fileCas.js';
 export { PermissionRepository } from './permissionRepository.js';
 export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
+export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';

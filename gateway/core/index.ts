@@ -11,3 +11,4 @@ export * from './parseInput.js';
 export * from './sha256.js';
 export * from './jsonDepth.js';
 export * from './linkedSignal.js';
+export { type ProcessGroupEntry, type ProcessGroupRecord } from './processGroupRecord.js';
