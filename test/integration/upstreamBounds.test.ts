@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { GatewayError, UpstreamClient, messageBytesFor, silentLogger, systemClock, type UpstreamTarget } from '../../gateway/index.js';
+import { GatewayError, UpstreamClient, messageBytesFor, silentLogger, sizeBoundedFetch, systemClock, type UpstreamTarget } from '../../gateway/index.js';
 import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
+import { serveHugeHttp, type HugeHttpServer } from '../fixtures/servers/hugeHttpServer.js';
 
 const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
 const MAX_RESPONSE_BYTES = 5_000_000;
@@ -52,5 +53,50 @@ describe('every byte a stdio upstream sends is bounded', () => {
     expect(client.stoppedReason).toBe(reasons[0]);
     const stopped = await client.listTools().catch((e: unknown) => e);
     expect((stopped as GatewayError).code).toBe('upstream_unavailable');
+  });
+});
+
+describe('every byte an HTTP upstream sends is bounded', () => {
+  const servers: HugeHttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  /** Calls the huge tool while sampling this process's RSS; resolves with the error and the peak growth. */
+  async function callHuge(mode: 'json' | 'sse') {
+    const server = await serveHugeHttp(mode, 300 * 1024 * 1024);
+    servers.push(server);
+    const client = clientFor({ kind: 'http', url: server.url });
+    await client.open();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const error = await client.callTool('huge', {}, { timeoutMs: 120_000 }).catch((e: unknown) => e);
+    clearInterval(sampler);
+    return { error: error as GatewayError, growthBytes: peak - baseline, sentBytes: server.sentBytes() };
+  }
+
+  it.each(['json', 'sse'] as const)('a 300 MB answer (%s) fails with response_too_large after reading about the bound, not the whole answer', async (mode) => {
+    const { error, growthBytes, sentBytes } = await callHuge(mode);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error.code).toBe('response_too_large');
+    expect(error.message).toMatch(mode === 'json' ? /an HTTP body of more than 11048576 bytes/ : /an SSE event of more than 11048576 bytes/);
+    // The server stops when the gateway stops reading: the bound plus socket buffers, not 300 MB.
+    expect(sentBytes).toBeLessThan(64 * 1024 * 1024);
+    expect(growthBytes).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('a body whose Content-Length is over the bound is refused before it is read', async () => {
+    const { createServer } = await import('node:http');
+    const http = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(300 * 1024 * 1024) }).write('{'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/`;
+    const violations: GatewayError[] = [];
+    const bounded = sizeBoundedFetch(globalThis.fetch, { id: 'declared', maxMessageBytes: 1000, onViolation: (e) => violations.push(e) });
+    const error = await bounded(url).catch((e: unknown) => e);
+    http.closeAllConnections();
+    http.close();
+    expect((error as GatewayError).code).toBe('response_too_large');
+    expect(violations).toHaveLength(1);
   });
 });
