@@ -4,11 +4,11 @@ import {
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
 import { GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SessionStore } from '../core/index.js';
-import { customToolId, deriveCustomTools, type SourceRegistry } from '../registry/index.js';
+import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
 import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
-import { applyServerPatch, assertServerSet, buildServerConfig } from './customServerEdits.js';
+import { acceptedAfter, applyServerPatch, assertServerSet, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { redactingLogger } from './redactingLogger.js';
@@ -296,20 +296,4 @@ export class CustomServers {
       if (!this.states.has(id)) return id;
     }
   }
-}
-
-/** The accepted definitions after accept-tools: every discovered tool, or the named ones. */
-function acceptedAfter(state: ServerState, request: AcceptToolsRequest): Record<string, string> {
-  const definitions = state.definitions;
-  if (!state.config.enabled || !definitions) {
-    throw new GatewayError('conflict', `${state.config.id} has no discovered tools to accept; enable it first (tools are discovered while enabled).`);
-  }
-  if (!request.tools) return { ...definitions };
-  const accepted = { ...(state.config.acceptedTools ?? {}) };
-  request.tools.forEach((wanted, index) => {
-    const name = Object.keys(definitions).find((n) => n === wanted || customToolId(n) === wanted);
-    if (!name) throw new GatewayError('invalid_input', `tools.${index}: ${state.config.id} lists no tool "${wanted.slice(0, 100)}".`, { details: { field: `tools.${index}` } });
-    accepted[name] = definitions[name]!;
-  });
-  return accepted;
 }
