@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { z } from 'zod';
 import { GatewayError, UpstreamClient, messageBytesFor, silentLogger, sizeBoundedFetch, systemClock, type UpstreamTarget } from '../../gateway/index.js';
 import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
 import { serveHugeHttp, type HugeHttpServer } from '../fixtures/servers/hugeHttpServer.js';
@@ -87,10 +92,9 @@ describe('every byte an HTTP upstream sends is bounded', () => {
   });
 
   it('a body whose Content-Length is over the bound is refused before it is read', async () => {
-    const { createServer } = await import('node:http');
     const http = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(300 * 1024 * 1024) }).write('{'));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/`;
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
     const violations: GatewayError[] = [];
     const bounded = sizeBoundedFetch(globalThis.fetch, { id: 'declared', maxMessageBytes: 1000, onViolation: (e) => violations.push(e) });
     const error = await bounded(url).catch((e: unknown) => e);
@@ -98,5 +102,34 @@ describe('every byte an HTTP upstream sends is bounded', () => {
     http.close();
     expect((error as GatewayError).code).toBe('response_too_large');
     expect(violations).toHaveLength(1);
+  });
+});
+
+describe('the legacy SSE transport is bounded per event too', () => {
+  it('a 12 MB result event fails that call with response_too_large; the next call reconnects', async () => {
+    const transports = new Map<string, SSEServerTransport>();
+    const http = createServer((req, res) => {
+      if (req.method === 'GET') {
+        const transport = new SSEServerTransport('/messages', res);
+        transports.set(transport.sessionId, transport);
+        const mcp = new McpServer({ name: 'legacy-sse', version: '1' });
+        mcp.registerTool('sized', { inputSchema: { bytes: z.number() } }, async ({ bytes }) => ({ content: [{ type: 'text', text: 'y'.repeat(bytes) }] }));
+        void mcp.connect(transport);
+        return;
+      }
+      const sessionId = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('sessionId') ?? '';
+      void transports.get(sessionId)?.handlePostMessage(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = clientFor({ kind: 'sse', url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/sse` });
+      const error = await client.callTool('sized', { bytes: 12_000_000 }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+      expect((error as GatewayError).code).toBe('response_too_large');
+      expect((error as GatewayError).message).toMatch(/an SSE event of more than 11048576 bytes/);
+      expect(textOf(await client.callTool('sized', { bytes: 10 }, { timeoutMs: 20_000 }))).toBe('y'.repeat(10));
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 });
