@@ -14,9 +14,9 @@ import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { findBuiltinSource, type CustomUrlPolicy, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
 import { createAdminApp } from '../admin/index.js';
-import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
+import { ProcessGroupFiles, ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
+  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, reapLeftoverGroups, recordProcessGroupsIn, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
   randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions, type SessionLimits,
 } from './index.js';
 
@@ -63,6 +63,7 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   await ensurePrivateDir(config.dataDir);
   const tokenFile = await loadAdminToken(config.dataDir);
   const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
+  await takeOverProcessGroups(config.dataDir, config.log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
   const runtime = await createRuntime(config, storage, { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening });
@@ -96,6 +97,16 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
       await storage.close();
     },
   };
+}
+
+/**
+ * Kills the stdio servers a gateway that died on this data directory left running, then records
+ * ours there: done before the runtime starts any server.
+ */
+async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void> {
+  const groups = new ProcessGroupFiles(dataDir);
+  await reapLeftoverGroups(groups, log);
+  recordProcessGroupsIn(groups, log);
 }
 
 /** The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`). */
@@ -218,6 +229,7 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   const dataDir = resolve(String(flags.dataDir));
   await ensurePrivateDir(dataDir);
   const storage = await openStorage({ dataDir, log });
+  await takeOverProcessGroups(dataDir, log);
   const runtime = await createRuntime(
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
     storage,

@@ -7,7 +7,7 @@ import { EventHub, type PermissionStore } from './core/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry } from './registry/index.js';
 import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
-import { UpstreamClient, type UpstreamTarget } from './upstream/index.js';
+import { UpstreamClient, messageBytesFor, type UpstreamTarget } from './upstream/index.js';
 
 /** How built-in sources run: in-process over the in-memory transport, or each as a stdio child. */
 export type SourceIsolation =
@@ -67,13 +67,17 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const target: UpstreamTarget = options.isolation.isolate
       ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
       : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
-    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
-    registry.add(withOverrides(source.manifest, options.limitOverrides), client);
+    const manifest = withOverrides(source.manifest, options.limitOverrides);
+    const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
+    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock, maxMessageBytes });
+    registry.add(manifest, client);
   }
   for (const extra of options.extraSources ?? []) {
     const id = extra.manifest.id;
-    const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock });
-    registry.add(withOverrides(extra.manifest, options.limitOverrides), client);
+    const manifest = withOverrides(extra.manifest, options.limitOverrides);
+    const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
+    const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock, maxMessageBytes });
+    registry.add(manifest, client);
   }
   await registry.discoverAll();
   const events = new EventHub();

@@ -10,3 +10,4 @@ export { SECRET_KEY_FILE } from './secretKey.js';
 export {
   openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas,
 } from './memory/index.js';
+export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';

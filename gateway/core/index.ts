@@ -12,3 +12,4 @@ export * from './sha256.js';
 export * from './jsonDepth.js';
 export * from './linkedSignal.js';
 export * from './requireSession.js';
+export { type ProcessGroupEntry, type ProcessGroupRecord } from './processGroupRecord.js';

@@ -1,7 +1,9 @@
 import {
-  MAX_CUSTOM_SERVERS, customServerConfigSchema, decideCustomUrl, serverNameKey, type CustomUrlPolicy, type CreateCustomServer, type CustomServerConfig, type PatchCustomServer,
+  MAX_CUSTOM_SERVERS, customServerConfigSchema, decideCustomUrl, serverNameKey, type AcceptToolsRequest, type CustomUrlPolicy, type CreateCustomServer,
+  type CustomServerConfig, type PatchCustomServer,
 } from '../../catalog/index.js';
 import { GatewayError, parseInput } from '../core/index.js';
+import { customToolId } from '../registry/index.js';
 import { applySecretEdits } from './secretEdits.js';
 
 const STDIO_FIELDS = ['command', 'args', 'cwd', 'env'] as const;
@@ -85,4 +87,20 @@ export function assertUrlAllowed(server: CustomServerConfig, policy: CustomUrlPo
 
 function invalid(field: string, message: string): GatewayError {
   return new GatewayError('invalid_input', `${field}: ${message}`, { details: { field } });
+}
+
+/** The accepted definitions after accept-tools: every discovered tool, or the named ones. */
+export function acceptedAfter(state: { config: CustomServerConfig; definitions?: Record<string, string> }, request: AcceptToolsRequest): Record<string, string> {
+  const definitions = state.definitions;
+  if (!state.config.enabled || !definitions) {
+    throw new GatewayError('conflict', `${state.config.id} has no discovered tools to accept; enable it first (tools are discovered while enabled).`);
+  }
+  if (!request.tools) return { ...definitions };
+  const accepted = { ...(state.config.acceptedTools ?? {}) };
+  request.tools.forEach((wanted, index) => {
+    const name = Object.keys(definitions).find((n) => n === wanted || customToolId(n) === wanted);
+    if (!name) throw new GatewayError('invalid_input', `tools.${index}: ${state.config.id} lists no tool "${wanted.slice(0, 100)}".`, { details: { field: `tools.${index}` } });
+    accepted[name] = definitions[name]!;
+  });
+  return accepted;
 }

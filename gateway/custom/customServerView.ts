@@ -37,6 +37,8 @@ export interface CustomServerView {
 export interface ServerSnapshot {
   config: CustomServerConfig;
   lastTest?: ConnectionTestResult;
+  /** Why the gateway disabled the server itself, if it did. */
+  stoppedReason?: string;
 }
 
 /** Builds the redacted view of one server from its config, its catalog entry and its last test. */
@@ -54,7 +56,10 @@ export function customServerView(state: ServerSnapshot, entry: SourceEntry | und
     timeoutSeconds: c.timeoutSeconds,
     ...settings,
     authState: 'not_required',
-    connection: decideConnection(c.enabled, entry?.discovery, state.lastTest),
+    connection:
+      !c.enabled && state.stoppedReason !== undefined
+        ? { state: 'disabled', message: state.stoppedReason }
+        : decideConnection(c.enabled, entry?.discovery, state.lastTest),
     discovery: entry?.discovery ?? null,
     tools: (entry?.tools ?? []).map((t) => ({
       toolId: t.toolId,

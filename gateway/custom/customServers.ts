@@ -4,11 +4,11 @@ import {
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
 import { GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SessionStore } from '../core/index.js';
-import { customToolId, deriveCustomTools, type SourceRegistry } from '../registry/index.js';
+import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
-import { UpstreamClient } from '../upstream/index.js';
+import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
-import { applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
+import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { redactingLogger } from './redactingLogger.js';
@@ -37,7 +37,15 @@ interface ServerState {
   lastTest?: ConnectionTestResult;
   /** Definition hashes of the last discovery, by upstream name (what accept-tools accepts). */
   definitions?: Record<string, string>;
+  /** Why the gateway disabled the server itself (too many failures in a row); cleared by a save. */
+  stoppedReason?: string;
 }
+
+/**
+ * Failures in a row (failed starts, lost connections, oversized messages) after which a custom
+ * server is disabled, so a crash-looping or flooding server stops costing the gateway anything.
+ */
+export const CUSTOM_SERVER_MAX_FAILURES = 5;
 
 /**
  * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
@@ -164,14 +172,18 @@ export class CustomServers {
   private register(state: ServerState): void {
     const config = state.config;
     const revision = state.revision;
+    const manifest = customSourceManifest(config);
     const client = new UpstreamClient({
       id: config.id,
       target: () => resolveCustomTarget(config, this.deps.environment),
       log: redactingLogger(this.deps.log.child({ sourceId: config.id }), () => secretValuesOf(config, this.deps.environment)),
       clock: this.deps.clock,
       connectTimeoutMs: config.timeoutSeconds * 1000,
+      maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
+      maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+      onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
     });
-    this.deps.registry.add(customSourceManifest(config), client, {
+    this.deps.registry.add(manifest, client, {
       enabled: config.enabled,
       derive: (listed) => {
         const accepted = state.config.acceptedTools;
@@ -185,13 +197,43 @@ export class CustomServers {
   /** Rediscovers an enabled server's tools; the first successful discovery accepts its definitions. */
   private async refresh(state: ServerState): Promise<void> {
     const revision = state.revision;
-    await this.deps.registry.discover(state.config.id);
+    const entry = await this.deps.registry.discover(state.config.id);
+    // A failed discovery is retried in the background (the client's backoff spaces the attempts)
+    // until it succeeds, the server is saved again, or the client gives up and it is disabled.
+    if (entry.discovery.state === 'error') this.track(this.rediscover(state, revision));
+    else await this.acceptFirstDiscovery(state, revision);
+  }
+
+  private async rediscover(state: ServerState, revision: number): Promise<void> {
+    const current = () => state.revision === revision && this.states.get(state.config.id) === state && state.config.enabled;
+    for (let attempt = 1; attempt < CUSTOM_SERVER_MAX_FAILURES; attempt++) {
+      if (!current() || state.stoppedReason !== undefined) return;
+      const entry = await this.deps.registry.discover(state.config.id);
+      if (entry.discovery.state !== 'error') return this.acceptFirstDiscovery(state, revision);
+    }
+  }
+
+  private async acceptFirstDiscovery(state: ServerState, revision: number): Promise<void> {
     const untouched = () => state.revision === revision && this.states.get(state.config.id) === state;
     if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
     await this.exclusive(async () => {
       if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
       state.config = { ...state.config, acceptedTools: { ...state.definitions } };
       await this.persist();
+    });
+  }
+
+  /** The client gave up: the server is saved disabled, with the reason shown in its status. */
+  private disableAfterFailures(state: ServerState, revision: number, reason: string): Promise<void> {
+    return this.exclusive(async () => {
+      if (state.revision !== revision || this.states.get(state.config.id) !== state) return;
+      state.stoppedReason = reason;
+      if (state.config.enabled) {
+        state.config = { ...state.config, enabled: false, updatedAt: this.now() };
+        this.deps.registry.setEnabled(state.config.id, false);
+        await this.persist();
+      }
+      this.deps.log.error({ sourceId: state.config.id, reason }, 'custom MCP server disabled after repeated failures');
     });
   }
 
@@ -206,6 +248,7 @@ export class CustomServers {
     state.revision += 1;
     delete state.lastTest;
     delete state.definitions;
+    delete state.stoppedReason;
     await this.deps.registry.remove(next.id);
     this.register(state);
   }
@@ -262,20 +305,4 @@ export class CustomServers {
       if (!this.states.has(id)) return id;
     }
   }
-}
-
-/** The accepted definitions after accept-tools: every discovered tool, or the named ones. */
-function acceptedAfter(state: ServerState, request: AcceptToolsRequest): Record<string, string> {
-  const definitions = state.definitions;
-  if (!state.config.enabled || !definitions) {
-    throw new GatewayError('conflict', `${state.config.id} has no discovered tools to accept; enable it first (tools are discovered while enabled).`);
-  }
-  if (!request.tools) return { ...definitions };
-  const accepted = { ...(state.config.acceptedTools ?? {}) };
-  request.tools.forEach((wanted, index) => {
-    const name = Object.keys(definitions).find((n) => n === wanted || customToolId(n) === wanted);
-    if (!name) throw new GatewayError('invalid_input', `tools.${index}: ${state.config.id} lists no tool "${wanted.slice(0, 100)}".`, { details: { field: `tools.${index}` } });
-    accepted[name] = definitions[name]!;
-  });
-  return accepted;
 }

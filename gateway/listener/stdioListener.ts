@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Clock } from '../core/index.js';
+import { BoundedStdioServerTransport } from './boundedStdioServerTransport.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 import { endSession, persistSessionOnInitialize } from './sessionLifecycle.js';
 
@@ -8,7 +8,7 @@ export async function serveStdio(deps: DownstreamDeps & { clock: Clock; projectI
   const id = deps.newId('ses');
   const server = createDownstreamServer(deps, id);
   persistSessionOnInitialize(server, { id, projectId: deps.projectId, transport: 'stdio' }, deps);
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioServerTransport({ input: process.stdin, output: process.stdout, log: deps.log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -1,4 +1,6 @@
-export { UpstreamClient, type UpstreamClientOptions, type UpstreamCallOptions } from './upstreamClient.js';
-export { liveChildren, killGroup } from './processGroupStdioTransport.js';
+export { UpstreamClient, type UpstreamClientOptions, type UpstreamCallOptions, messageBytesFor } from './upstreamClient.js';
+export { liveChildren, killGroup, reapLeftoverGroups, recordProcessGroupsIn, processStartTicks } from './childGroups.js';
 export type { UpstreamTarget, InProcessServer } from './upstreamTarget.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
+export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';
+export { BoundedLineReader, type LineSink } from './boundedLineReader.js';

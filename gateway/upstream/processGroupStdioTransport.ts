@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../core/index.js';
+import { GatewayError, type Logger } from '../core/index.js';
+import { BoundedLineReader } from './boundedLineReader.js';
+import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
+import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
 
 export interface StdioTargetOptions {
   command: string;
@@ -12,24 +15,28 @@ export interface StdioTargetOptions {
   env?: Record<string, string>;
   /** How long a child gets after SIGTERM before SIGKILL. */
   killGraceMs?: number;
+  /** Longest line (one JSON-RPC message) the server may write; a longer one fails the connection. */
+  maxLineBytes: number;
+  /** Upstream id, for error messages. */
+  id: string;
   log: Logger;
 }
 
-/** Every stdio child the gateway runs, so a stopping gateway can kill all their process groups. */
-export const liveChildren = new Set<ChildProcess>();
-
 /**
  * Runs an MCP server as a child in its own process group, so stopping it also stops anything it
- * spawned (npx wrappers, shells). The SDK's own stdio transport cannot place children in a group.
+ * spawned (npx wrappers, shells). The SDK's own stdio transport cannot place children in a group,
+ * bound what a child writes, or make the child end when the gateway dies: this one does all three.
  */
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly reader: BoundedLineReader;
 
-  constructor(private readonly options: StdioTargetOptions) {}
+  constructor(private readonly options: StdioTargetOptions) {
+    this.reader = new BoundedLineReader(options.maxLineBytes);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -37,11 +44,16 @@ export class ProcessGroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
+      // The SDK's safe default environment (PATH, HOME, …), never the gateway's secrets.
+      const env = { ...getDefaultEnvironment(), ...this.options.env };
+      const command = resolveCommand(this.options.command, env.PATH, this.options.cwd);
+      if (command instanceof Error) return reject(command);
+      // fd 3 is a pipe only the gateway holds open: the watchdog in the group sees it close when the
+      // gateway dies (even by SIGKILL) and kills the group, so no server outlives its gateway.
+      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'scigate-stdio', command, ...this.options.args], {
         cwd: this.options.cwd,
-        // The SDK's safe default environment (PATH, HOME, …), never the gateway's secrets.
-        env: { ...getDefaultEnvironment(), ...this.options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        env,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         detached: true,
       });
       this.child = child;
@@ -50,21 +62,17 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        liveChildren.add(child);
+        noteChildStarted(child);
         resolve();
       });
-      child.once('exit', (code, signal) => {
-        liveChildren.delete(child);
-        // Whatever the server left running in its group (npx wrappers, shells) goes with it.
-        killGroup(child, 'SIGKILL');
-        this.options.log.info({ pid: child.pid, code, signal }, 'upstream stdio server exited');
-        this.onclose?.();
-      });
+      child.once('exit', (code, signal) => this.exited(child, code, signal));
       child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
       child.stderr!.on('data', (chunk: Buffer) =>
         this.options.log.debug({ pid: child.pid, stderr: chunk.toString('utf8').slice(0, 2000) }, 'upstream stderr'),
       );
       child.stdin!.on('error', (error) => this.onerror?.(error));
+      // The watchdog's end never carries data; an error on ours (child gone) is not the gateway's problem.
+      (child.stdio[3] as NodeJS.ReadableStream | null)?.on('error', () => {});
     });
   }
 
@@ -87,26 +95,46 @@ export class ProcessGroupStdioTransport implements Transport {
     clearTimeout(timer);
   }
 
-  private read(chunk: Buffer): void {
-    this.buffer.append(chunk);
-    for (;;) {
-      try {
-        const message = this.buffer.readMessage();
-        if (message === null) return;
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
-    }
+  private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    // Whatever the server left running in its group (npx wrappers, shells, the watchdog) goes with it.
+    killGroup(child, 'SIGKILL');
+    noteChildExited(child);
+    this.reader.clear();
+    (child.stdio[3] as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
+    this.options.log.info({ pid: child.pid, code, signal }, 'upstream stdio server exited');
+    this.onclose?.();
   }
-}
 
-/** Signals the child's whole process group; falls back to the child alone if the group is gone. */
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  /** Nothing the server writes may throw out of here: bad lines are reported, an oversized one ends the connection. */
+  private read(chunk: Buffer): void {
+    this.reader.push(chunk, {
+      line: (text) => {
+        if (text.trim() === '') return;
+        let message: JSONRPCMessage;
+        try {
+          message = deserializeMessage(text);
+        } catch (error) {
+          this.onerror?.(new GatewayError('upstream_error', `${this.options.id} wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
+          return;
+        }
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      },
+      overflow: (bytes) => this.fail(bytes),
+    });
+  }
+
+  private fail(bytes: number): void {
+    const error = new GatewayError(
+      'response_too_large',
+      `${this.options.id} wrote a message of more than ${this.options.maxLineBytes} bytes (${bytes} so far); the server was stopped and restarts on a later call.`,
+      { details: { limitBytes: this.options.maxLineBytes } },
+    );
+    this.options.log.warn({ pid: this.child?.pid, limitBytes: this.options.maxLineBytes }, 'upstream stdio message too large; stopping the server');
+    this.onerror?.(error);
+    void this.close();
   }
 }

@@ -8,6 +8,7 @@ import { GatewayError, type Clock, type Logger } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
+import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import type { InProcessServer, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {
@@ -19,6 +20,15 @@ export interface UpstreamClientOptions {
   clock: Clock;
   /** Longest wait for connect + initialize (default 30 s). */
   connectTimeoutMs?: number;
+  /**
+   * Most bytes of any one message the server sends (a stdio line, an HTTP body, an SSE event);
+   * more fails the connection with `response_too_large`. Default `messageBytesFor(5_000_000)`.
+   */
+  maxMessageBytes?: number;
+  /** After this many failures in a row (failed connects, lost connections) the client stops for good. */
+  maxConsecutiveFailures?: number;
+  /** Told once, with the last failure, when the client stops after `maxConsecutiveFailures`. */
+  onGiveUp?: (error: GatewayError) => void;
 }
 
 export interface UpstreamCallOptions {
@@ -32,6 +42,15 @@ export interface UpstreamCallOptions {
 const MAX_TOOL_PAGES = 100;
 
 /**
+ * The wire bound for a source whose results may be `maxResponseBytes` long: twice that plus 1 MiB,
+ * because the JSON-RPC framing adds to a result and some servers escape every non-ASCII character
+ * (`\uXXXX`), so a result within the limit can take more bytes on the wire than it measures.
+ */
+export function messageBytesFor(maxResponseBytes: number): number {
+  return 2 * maxResponseBytes + 1024 * 1024;
+}
+
+/**
  * One SDK client for one upstream MCP server, over stdio, SSE, streamable HTTP or in-memory.
  * Connects lazily; a server that dies is reconnected on the next call, with backoff.
  */
@@ -41,6 +60,10 @@ export class UpstreamClient {
   private inProcess: InProcessServer | undefined;
   private deaths = 0;
   private closed = false;
+  /** Why the client stopped for good after too many failures in a row. */
+  private gaveUp: GatewayError | undefined;
+  /** The violation that ended a connection (oversized message), reported instead of "connection closed". */
+  private readonly failures = new WeakMap<Client, GatewayError>();
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
@@ -57,10 +80,13 @@ export class UpstreamClient {
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const result = await client
         .listTools(cursor ? { cursor } : {}, { ...(signal ? { signal } : {}), timeout: this.connectTimeoutMs })
-        .catch((error: unknown) => Promise.reject(toUpstreamError(error, this.options.id)));
+        .catch((error: unknown) => Promise.reject(this.failed(client, error, signal)));
       tools.push(...result.tools);
       cursor = result.nextCursor;
-      if (!cursor) return tools;
+      if (!cursor) {
+        this.deaths = 0;
+        return tools;
+      }
     }
     throw new GatewayError('upstream_error', `${this.options.id} kept paging tools/list past ${MAX_TOOL_PAGES} pages`);
   }
@@ -77,8 +103,13 @@ export class UpstreamClient {
       this.deaths = 0;
       return result;
     } catch (error) {
-      throw toUpstreamError(error, this.options.id, options.signal);
+      throw this.failed(client, error, options.signal);
     }
+  }
+
+  /** Why the client stopped for good, if it did (shown as the server's status). */
+  get stoppedReason(): string | undefined {
+    return this.gaveUp?.message;
   }
 
   /** The pid of a stdio server's process, when it runs. */
@@ -103,6 +134,7 @@ export class UpstreamClient {
     // Closed means removed from the catalog (or the gateway is stopping): a call that captured this
     // client before the removal finds its tool gone, as a fresh call would.
     if (this.closed) throw new GatewayError('tool_unavailable', `${this.options.id} was removed or stopped; list the tools again.`);
+    if (this.gaveUp) throw this.gaveUp;
     if (this.client) return this.client;
     this.connecting ??= this.connect(signal).finally(() => {
       this.connecting = undefined;
@@ -113,33 +145,70 @@ export class UpstreamClient {
   private async connect(signal?: AbortSignal): Promise<Client> {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
     const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: {} });
-    const transport = this.createTransport(typeof this.options.target === 'function' ? this.options.target() : this.options.target);
+    client.onerror = (error) => {
+      if (error instanceof GatewayError && error.code === 'response_too_large') this.failConnection(client, error);
+    };
     client.onclose = () => {
       if (this.client === client) {
         this.client = undefined;
-        this.deaths += 1;
         this.options.log.warn({ upstream: this.options.id }, 'upstream connection closed; it reconnects on the next call');
+        this.died(this.failures.get(client) ?? new GatewayError('upstream_unavailable', `${this.options.id} closed the connection`));
       }
     };
+    let transport: Transport | undefined;
     try {
+      transport = this.createTransport(typeof this.options.target === 'function' ? this.options.target() : this.options.target, client);
       await client.connect(transport, { timeout: this.connectTimeoutMs });
     } catch (error) {
-      this.deaths += 1;
-      await transport.close().catch(() => {});
-      throw toUpstreamError(error, this.options.id, signal, 'connect');
+      await transport?.close().catch(() => {});
+      const failure = toUpstreamError(this.failures.get(client) ?? error, this.options.id, signal, 'connect');
+      if (failure.code !== 'cancelled') this.died(failure);
+      throw failure;
     }
     this.client = client;
     return client;
   }
 
-  private createTransport(target: UpstreamTarget): Transport {
+  /** Maps a failed request, preferring the violation that ended its connection over "connection closed". */
+  private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
+    return toUpstreamError(this.failures.get(client) ?? error, this.options.id, signal);
+  }
+
+  /** Ends a connection whose server broke a bound; its pending requests fail with `error`. */
+  private failConnection(client: Client, error: GatewayError): void {
+    if (this.failures.has(client)) return;
+    this.failures.set(client, error);
+    this.options.log.warn({ upstream: this.options.id, err: error.message }, 'upstream broke a size bound; the connection is closed');
+    void client.close().catch(() => {});
+  }
+
+  /** Counts one failure in a row; past `maxConsecutiveFailures` the client stops for good. */
+  private died(error: GatewayError): void {
+    this.deaths += 1;
+    const limit = this.options.maxConsecutiveFailures;
+    if (limit === undefined || this.deaths < limit || this.gaveUp || this.closed) return;
+    this.gaveUp = new GatewayError(
+      'upstream_unavailable',
+      `${this.options.id} was stopped after ${this.deaths} failures in a row; the last: ${error.message}`,
+      { details: { failures: this.deaths } },
+    );
+    this.options.log.error({ upstream: this.options.id, failures: this.deaths, err: error.message }, 'upstream stopped after repeated failures');
+    this.options.onGiveUp?.(this.gaveUp);
+  }
+
+  private createTransport(target: UpstreamTarget, client: Client): Transport {
+    const maxMessageBytes = this.options.maxMessageBytes ?? messageBytesFor(5_000_000);
     const requestInit = (headers?: Record<string, string>) => ({
-      fetch: abortIsolatingFetch(),
+      fetch: sizeBoundedFetch(abortIsolatingFetch(), {
+        id: this.options.id,
+        maxMessageBytes,
+        onViolation: (error) => this.failConnection(client, error),
+      }),
       ...(headers ? { requestInit: { headers } } : {}),
     });
     switch (target.kind) {
       case 'stdio':
-        return new ProcessGroupStdioTransport({ ...target, log: this.options.log });
+        return new ProcessGroupStdioTransport({ ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log });
       case 'http':
         return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers));
       case 'sse':

@@ -58,4 +58,19 @@ describe('upstream stdio servers', () => {
     const tools = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['crash', 'echo']);
   });
+
+  it('a server that crashes on every call stops for good after N failures in a row, and says why', async () => {
+    const reasons: string[] = [];
+    client = new UpstreamClient({
+      id: 'crashing', target: { kind: 'stdio', command: process.execPath, args: [serverPath], cwd: process.cwd() },
+      log: silentLogger, clock: systemClock, maxConsecutiveFailures: 2, onGiveUp: (e) => reasons.push(e.message),
+    });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await client.callTool('crash', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      expect((error as GatewayError).code).toBe('upstream_unavailable');
+    }
+    expect(reasons).toEqual([expect.stringMatching(/crashing was stopped after 2 failures in a row/)]);
+    const refused = await client.callTool('echo', { text: 'hi' }, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect((refused as GatewayError).message).toBe(reasons[0]);
+  });
 });

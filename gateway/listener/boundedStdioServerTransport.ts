@@ -1,0 +1,83 @@
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../core/index.js';
+import { BoundedLineReader } from '../upstream/index.js';
+
+/** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
+export const MAX_STDIO_REQUEST_BYTES = 10 * 1024 * 1024;
+
+export interface BoundedStdioServerOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  log: Logger;
+  maxLineBytes?: number;
+}
+
+/**
+ * The downstream MCP channel over stdin/stdout. The SDK's StdioServerTransport closes on a line
+ * over 10 MiB, which ended `scigate stdio` with exit code 0 and no word. A client expects the
+ * session to survive one bad request, as JSON-RPC provides: the line is skipped, answered with a
+ * JSON-RPC error (id null, since its id was never read) and named on stderr; reading goes on.
+ * Unparseable lines are answered `-32700` the same way.
+ */
+export class BoundedStdioServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly reader: BoundedLineReader;
+  private readonly onData = (chunk: Buffer | string) => this.read(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  private readonly onStreamError = (error: Error) => this.onerror?.(error);
+
+  constructor(private readonly options: BoundedStdioServerOptions) {
+    this.reader = new BoundedLineReader(options.maxLineBytes ?? MAX_STDIO_REQUEST_BYTES);
+  }
+
+  async start(): Promise<void> {
+    this.options.input.on('data', this.onData);
+    this.options.input.on('error', this.onStreamError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.options.output.write(serializeMessage(message))) resolve();
+      else this.options.output.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.options.input.off('data', this.onData);
+    this.options.input.off('error', this.onStreamError);
+    this.reader.clear();
+    this.onclose?.();
+  }
+
+  private read(chunk: Buffer): void {
+    this.reader.push(chunk, {
+      line: (text) => {
+        if (text.trim() === '') return;
+        let message: JSONRPCMessage;
+        try {
+          message = deserializeMessage(text);
+        } catch (error) {
+          this.refuse(ErrorCode.ParseError, `Parse error: the line is not a JSON-RPC message (${(error as Error).message.slice(0, 200)})`);
+          return;
+        }
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      },
+      overflow: (bytes) => {
+        const limit = this.options.maxLineBytes ?? MAX_STDIO_REQUEST_BYTES;
+        this.refuse(ErrorCode.InvalidRequest, `Request too large: a line of more than ${limit} bytes (${bytes} read) was skipped; send smaller arguments.`);
+      },
+    });
+  }
+
+  private refuse(code: number, message: string): void {
+    this.options.log.warn({ code }, message);
+    void this.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+  }
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
+const running: TestGateway[] = [];
+let dir: string | undefined;
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((g) => g.dispose()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function start(): Promise<{ gateway: TestGateway; api: AdminApi }> {
+  const gateway = await startTestGateway({}, dir);
+  running.push(gateway);
+  return { gateway, api: adminApi(gateway) };
+}
+
+/** Polls the server's status until `done` holds (bounded: 60 s). */
+async function statusUntil(api: AdminApi, id: string, done: (server: any) => boolean): Promise<any> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { body } = await api.get(`/api/mcp/servers/${id}`);
+    if (done(body.server)) return body.server;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${id} never reached the expected status`);
+}
+
+const startsIn = async (path: string) => (await readFile(path, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+
+describe('a flooding custom server', () => {
+  it('is retried with backoff, then disabled after 5 failures in a row with the reason in its status; the gateway stays up and a restart leaves it off', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-flood-'));
+    const startLog = join(dir, 'starts.log');
+    const first = await start();
+    const created = await first.api.post('/api/mcp/servers', {
+      name: 'Flood', transport: 'stdio', command: process.execPath, args: [hostile, '--flood-at-start'], enabled: true,
+      env: [{ key: 'START_LOG', value: startLog }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.server.id;
+
+    const disabled = await statusUntil(first.api, id, (s) => s.connection.state === 'disabled');
+    expect(disabled.enabled).toBe(false);
+    expect(disabled.connection.message).toMatch(/stopped after 5 failures in a row; the last: .*more than 11048576 bytes/);
+    expect(await startsIn(startLog)).toBe(5);
+
+    // The gateway kept serving throughout: agents and the admin API still answer.
+    const agent = await first.gateway.connect();
+    expect((await agent.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await first.api.get('/api/mcp/servers')).status).toBe(200);
+
+    await first.gateway.dispose();
+    running.splice(0);
+    const second = await start();
+    const after = (await second.api.get(`/api/mcp/servers/${id}`)).body.server;
+    expect(after).toMatchObject({ enabled: false, connection: { state: 'disabled' } });
+    expect(await startsIn(startLog)).toBe(5);
+  });
+});
