@@ -90,7 +90,7 @@ export class Journal {
 
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
-    while (this.flushing || this.pending.length > 0) {
+    while (this.flushing || (this.pending.length > 0 && !this.failed)) {
       this.kick();
       await this.flushing;
     }

@@ -1,9 +1,10 @@
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue, type Statement } from 'sql.js';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GatewayError, type Logger } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
-import { Journal, readJournal, type JournalEntry } from './journal.js';
+import { Journal, parseJournal, readJournal, type JournalEntry } from './journal.js';
 import { bootstrapSchema, migrate } from './migrate.js';
 
 export type SqlParam = string | number | null;
@@ -45,7 +46,7 @@ export class SqlDatabase {
     const dbPath = join(options.dataDir, 'scigate.db');
     const onFailure = () => store.startRecovery();
     const { journal, entries } = await Journal.open(`${dbPath}.journal`, { log: options.log, onFailure, ...(options.now ? { now: options.now } : {}) });
-    const loaded = await loadDatabase(SQL, dbPath, entries, Number.MAX_SAFE_INTEGER);
+    const loaded = loadDatabase(SQL, await readDatabaseFile(dbPath), entries, Number.MAX_SAFE_INTEGER);
     const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
     const store: SqlDatabase = new SqlDatabase(SQL, loaded.db, dbPath, options);
     store.journal = journal;
@@ -66,8 +67,7 @@ export class SqlDatabase {
     try {
       await this.journal.append({ seq: this.seq, sql, params });
     } catch (error) {
-      // The failure started a reload; the caller hears back only once memory no longer holds this write.
-      await this.recovering?.catch(() => {});
+      // Memory no longer holds this write (reloaded on the failure); the journal repair may still run.
       throw GatewayError.from(error);
     }
     this.sinceCheckpoint += 1;
@@ -146,9 +146,19 @@ export class SqlDatabase {
     }
   }
 
-  /** Called synchronously by the journal on a failed append or fsync, before any writer hears of it. */
+  /**
+   * Called synchronously by the journal on a failed append or fsync, before any writer hears of it:
+   * memory is reloaded at once (a blocking read, on this rare path) so that no code ever sees, and
+   * no checkpoint ever saves, a write the disk refused. If even that fails, `recover` retries.
+   */
   private startRecovery(): void {
     this.stale = true;
+    try {
+      const file = readFileSync(this.dbPath);
+      this.reload(file, parseJournal(readFileSync(`${this.dbPath}.journal`)).entries);
+    } catch (error) {
+      this.options.log.error({ err: error }, 'could not reload the database after a journal failure; writes wait');
+    }
     this.recovering ??= this.recover().finally(() => {
       this.recovering = undefined;
     });
@@ -164,26 +174,31 @@ export class SqlDatabase {
     }
   }
 
-  /** Memory first (so nothing refused stays visible), then the journal file. */
+  /** Memory first (if the synchronous reload failed), then the journal file. */
   private async recover(): Promise<void> {
     await this.checkpointing?.catch(() => {});
-    if (this.stale) {
-      const { entries } = await readJournal(`${this.dbPath}.journal`);
-      const loaded = await loadDatabase(this.SQL, this.dbPath, entries, this.journal.ackedSeq);
-      this.freeStatements();
-      this.db.close();
-      this.db = loaded.db;
-      this.seq = loaded.seq;
-      this.stale = false;
-      this.options.log.warn({ seq: this.seq }, 'database reloaded from its checkpoint and acknowledged journal lines');
-    }
+    if (this.stale) this.reload(await readDatabaseFile(this.dbPath), (await readJournal(`${this.dbPath}.journal`)).entries);
     await this.journal.repair();
+  }
+
+  /** Replaces memory with the checkpoint plus the acknowledged journal entries. */
+  private reload(file: Uint8Array | undefined, journal: JournalEntry[]): void {
+    const loaded = loadDatabase(this.SQL, file, journal, this.journal.ackedSeq);
+    this.freeStatements();
+    this.db.close();
+    this.db = loaded.db;
+    this.seq = loaded.seq;
+    this.stale = false;
+    this.options.log.warn({ seq: this.seq }, 'database reloaded from its checkpoint and acknowledged journal lines');
   }
 }
 
+async function readDatabaseFile(dbPath: string): Promise<Uint8Array | undefined> {
+  return readFile(dbPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+}
+
 /** A database loaded from the checkpoint file plus the journal entries after it, up to `uptoSeq`. */
-async function loadDatabase(SQL: SqlJsStatic, dbPath: string, journal: JournalEntry[], uptoSeq: number) {
-  const file = await readFile(dbPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+function loadDatabase(SQL: SqlJsStatic, file: Uint8Array | undefined, journal: JournalEntry[], uptoSeq: number) {
   const db = file ? new SQL.Database(file) : new SQL.Database();
   bootstrapSchema(db);
   const checkpointSeq = Number(db.exec("SELECT value FROM meta WHERE key = 'journal_seq'")[0]?.values[0]?.[0] ?? 0);

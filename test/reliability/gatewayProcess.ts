@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, spawnProcess, type CliProcess } from '../fixtures/cliProcess.js';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import type { AdminApi, ApiResponse } from '../fixtures/custom/adminApi.js';
 
 /** Generous: start-up on a loaded 2-core CI machine has been seen to take 10 s and more. */
 export const READY_TIMEOUT_MS = 90_000;
@@ -38,7 +39,7 @@ export async function startGateway(dataDir: string, env: Record<string, string>)
     url: url!,
     mcpUrl: mcpUrl!,
     token,
-    api: adminApi({ url: url!, token }),
+    api: freshConnectionApi(url!, token),
     connect: async (name) => {
       const client = new Client({ name, version: '1.0.0' });
       const headers = { authorization: `Bearer ${token}` };
@@ -86,4 +87,41 @@ export async function auditedInvocations(api: AdminApi): Promise<Map<string, any
 /** The code the audit holds for an invocation: `ok`, `cancelled` or the error code. */
 export function auditedCode(row: any): string {
   return row.status === 'ok' ? 'ok' : row.status === 'cancelled' ? 'cancelled' : row.errorCode;
+}
+
+/**
+ * The admin API over a new connection per request. A reused keep-alive connection races the
+ * server closing it after 5 s idle (which a CPU-starved machine reaches easily) and fails with
+ * "other side closed" though the gateway is fine; a soak must not mistake that for a fault.
+ */
+function freshConnectionApi(url: string, token: string): AdminApi {
+  const call = (method: string, path: string, body?: unknown) =>
+    new Promise<ApiResponse>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) };
+      const req = request(`${url}${path}`, { method, headers, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null, text }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const api: AdminApi = {
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body ?? {}),
+    patch: (path, body) => call('PATCH', path, body),
+    del: (path) => call('DELETE', path),
+    sessionOf: async (clientName) => {
+      for (let attempt = 0; attempt < 400; attempt++) {
+        const session = (await api.get('/api/sessions')).body.sessions.find((s: any) => s.clientName === clientName);
+        if (session) return session;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`no session for client ${clientName}`);
+    },
+  };
+  return api;
 }

@@ -56,7 +56,7 @@ async function addNotesServer(gateway: GatewayProcess): Promise<string> {
 async function workersFor(gateway: GatewayProcess, cycle: number, tool: string, ledger: Ledger) {
   const agents = await Promise.all([0, 1, 2].map((i) => gateway.connect(`soak-${cycle}-${i}`)));
   for (let attempt = 0; attempt < 400; attempt++) {
-    if ((await agents[2]!.listTools()).tools.some((t) => t.name === tool)) break;
+    if ((await agents[2]!.listTools().catch(() => ({ tools: [] }))).tools.some((t) => t.name === tool)) break;
     await new Promise((r) => setTimeout(r, 25));
   }
   const session = await gateway.api.sessionOf(`soak-${cycle}-2`);
