@@ -159,6 +159,10 @@ export class SqlDatabase {
     } catch (error) {
       this.options.log.error({ err: error }, 'could not reload the database after a journal failure; writes wait');
     }
+    this.ensureRecovering();
+  }
+
+  private ensureRecovering(): void {
     this.recovering ??= this.recover().finally(() => {
       this.recovering = undefined;
     });
@@ -166,7 +170,7 @@ export class SqlDatabase {
 
   /** Waits for (or retries) the recovery; throws `storage_unavailable` while the store is unsound. */
   private async becomeSound(): Promise<void> {
-    if (!this.recovering) this.startRecovery();
+    this.ensureRecovering();
     try {
       await this.recovering;
     } catch (error) {
