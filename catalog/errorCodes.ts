@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'upstream_timeout',
   'upstream_error',
   'upstream_unavailable',
+  'storage_unavailable',
   'response_too_large',
   'request_too_large',
   'unsupported_media_type',

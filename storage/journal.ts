@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { Logger } from '../gateway/core/index.js';
-import { FILE_MODE } from './atomicWrite.js';
+import { GatewayError, type Logger } from '../gateway/core/index.js';
+import { FILE_MODE, writeFileAtomic } from './atomicWrite.js';
 
 /** One journaled write: a sequence number and the SQL that made it. */
 export interface JournalEntry {
@@ -9,64 +9,88 @@ export interface JournalEntry {
   params: Array<string | number | null>;
 }
 
+/** What a journal file holds: its sound entries, where they end, and anything after them. */
+export interface JournalContents {
+  entries: JournalEntry[];
+  /** Length in bytes of the prefix made of complete, parseable, newline-terminated lines. */
+  soundBytes: number;
+  /** The bytes after the sound prefix (a torn or corrupt tail), if any. */
+  torn?: Buffer;
+}
+
+export interface JournalOptions {
+  log: Logger;
+  /** Called synchronously when an append or fsync fails, before any writer hears about it. */
+  onFailure?: (error: unknown) => void;
+  now?: () => Date;
+}
+
 interface Pending {
   line: string;
+  seq: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Append-only write-ahead journal. `append` resolves only after the line is fsynced; lines that
- * arrive while a sync runs share the next one (group commit).
+ * arrive while a sync runs share the next one (group commit). A failed write or fsync poisons the
+ * journal: every append is refused (`storage_unavailable`) until `repair` has cut the file back to
+ * the last acknowledged line, so nothing is ever appended after bytes of unknown state.
  */
 export class Journal {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private paused = false;
+  private failure: unknown;
   /** How many appends+fsyncs ran; fewer than appends when writers shared one (group commit). */
   flushCount = 0;
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+    private readonly options: JournalOptions,
+    /** File length up to the end of the last acknowledged line. */
+    private soundBytes: number,
+    /** Sequence number of the last acknowledged entry (0 before any). */
+    public ackedSeq: number,
+  ) {}
 
-  static async open(path: string): Promise<Journal> {
-    return new Journal(await open(path, 'a+', FILE_MODE));
-  }
-
-  /** Reads every complete entry; a torn or corrupt line ends the replay there, with a warning. */
-  static async read(path: string, log: Logger): Promise<JournalEntry[]> {
-    let text: string;
+  /**
+   * Opens the journal for appending after setting a torn or corrupt tail aside (in
+   * `<path>.torn-<time>`, with a warning) and cutting the file back to its last sound line, so
+   * new lines never join onto a fragment. Returns the sound entries for replay.
+   */
+  static async open(path: string, options: JournalOptions): Promise<{ journal: Journal; entries: JournalEntry[] }> {
+    const contents = await readJournal(path);
+    const handle = await open(path, 'a+', FILE_MODE);
     try {
-      const handle = await open(path, 'r');
-      text = await handle.readFile('utf8').finally(() => handle.close());
+      if (contents.torn) await setTornTailAside(handle, path, contents, options);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      await handle.close();
       throw error;
     }
-    const entries: JournalEntry[] = [];
-    const lines = text.split('\n');
-    for (const [index, line] of lines.entries()) {
-      if (line === '' && index === lines.length - 1) break;
-      const entry = parseEntry(line);
-      if (!entry) {
-        log.warn({ path, line: index + 1, replayed: entries.length }, 'journal has a torn or corrupt line; replay stops there');
-        break;
-      }
-      entries.push(entry);
-    }
-    return entries;
+    const journal = new Journal(handle, path, options, contents.soundBytes, contents.entries.at(-1)?.seq ?? 0);
+    return { journal, entries: contents.entries };
+  }
+
+  /** True from a failed write or fsync until `repair` succeeds. */
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 
   /** Appends an entry; resolves once it is on disk. */
   append(entry: JournalEntry): Promise<void> {
+    if (this.failed) return Promise.reject(unavailable(this.failure));
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
+      this.pending.push({ line: `${JSON.stringify(entry)}\n`, seq: entry.seq, resolve, reject });
       this.kick();
     });
   }
 
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
-    while (this.flushing || this.pending.length > 0) {
+    while (this.flushing || (this.pending.length > 0 && !this.failed)) {
       this.kick();
       await this.flushing;
     }
@@ -81,7 +105,28 @@ export class Journal {
   /** Empties the journal (after a checkpoint has made its entries redundant). */
   async truncate(): Promise<void> {
     await this.handle.truncate(0);
+    this.soundBytes = 0;
     await this.handle.sync();
+  }
+
+  /**
+   * Makes a failed journal sound again: cuts it back to the last acknowledged line, syncs, then
+   * re-reads it to verify nothing follows that line. Throws `storage_unavailable` if it cannot.
+   */
+  async repair(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (!this.failed) return;
+    try {
+      await this.handle.truncate(this.soundBytes);
+      await this.handle.sync();
+      const check = await readJournal(this.path);
+      if (check.torn || check.soundBytes !== this.soundBytes) throw new Error('the journal does not end at its last acknowledged line');
+    } catch (error) {
+      throw unavailable(error);
+    }
+    this.failure = undefined;
+    this.options.log.warn({ path: this.path, bytes: this.soundBytes, seq: this.ackedSeq }, 'journal repaired; writes accepted again');
+    this.kick();
   }
 
   async close(): Promise<void> {
@@ -90,7 +135,7 @@ export class Journal {
   }
 
   private kick(): void {
-    if (this.flushing || this.paused || this.pending.length === 0) return;
+    if (this.flushing || this.paused || this.failed || this.pending.length === 0) return;
     this.flushing = this.flush().finally(() => {
       this.flushing = undefined;
       this.kick();
@@ -99,15 +144,76 @@ export class Journal {
 
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
+    const data = batch.map((p) => p.line).join('');
     this.flushCount += 1;
     try {
-      await this.handle.appendFile(batch.map((p) => p.line).join(''));
+      await this.handle.appendFile(data);
       await this.handle.datasync();
-      for (const p of batch) p.resolve();
     } catch (error) {
-      for (const p of batch) p.reject(error);
+      this.fail(error, batch);
+      return;
     }
+    this.soundBytes += Buffer.byteLength(data);
+    this.ackedSeq = batch.at(-1)!.seq;
+    for (const p of batch) p.resolve();
   }
+
+  /** Poisons the journal and refuses the batch plus everything queued behind it. */
+  private fail(error: unknown, batch: Pending[]): void {
+    this.failure = error;
+    const refused = [...batch, ...this.pending.splice(0)];
+    this.options.log.error({ err: error, path: this.path, refused: refused.length }, 'journal write failed; writes refused until it is repaired');
+    this.options.onFailure?.(error);
+    const wire = unavailable(error);
+    for (const p of refused) p.reject(wire);
+  }
+}
+
+/** Reads a journal file: the entries of its sound prefix and the bytes after it (if any). */
+export async function readJournal(path: string): Promise<JournalContents> {
+  let bytes: Buffer;
+  try {
+    const handle = await open(path, 'r');
+    bytes = await handle.readFile().finally(() => handle.close());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0 };
+    throw error;
+  }
+  return parseJournal(bytes);
+}
+
+/** Splits journal bytes into sound entries and a tail; a line without its newline is torn. */
+export function parseJournal(bytes: Buffer): JournalContents {
+  const entries: JournalEntry[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    const entry = end === -1 ? undefined : parseEntry(bytes.toString('utf8', start, end));
+    if (!entry) return { entries, soundBytes: start, torn: bytes.subarray(start) };
+    entries.push(entry);
+    start = end + 1;
+  }
+  return { entries, soundBytes: start };
+}
+
+async function setTornTailAside(handle: FileHandle, path: string, contents: JournalContents, options: JournalOptions): Promise<void> {
+  const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  const aside = `${path}.torn-${stamp}`;
+  // Saved first and durably: if that fails, start-up stops rather than dropping bytes unseen.
+  await writeFileAtomic(aside, contents.torn!);
+  await handle.truncate(contents.soundBytes);
+  await handle.sync();
+  options.log.warn(
+    { path, savedTo: aside, tornBytes: contents.torn!.length, replayed: contents.entries.length },
+    'journal has a torn or corrupt tail; replay stops there, the tail was saved aside and cut off',
+  );
+}
+
+function unavailable(cause: unknown): GatewayError {
+  return new GatewayError('storage_unavailable', 'The gateway cannot store data durably right now (disk full or failing); nothing was kept. Retry later.', {
+    retryable: true,
+    cause,
+  });
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

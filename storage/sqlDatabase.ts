@@ -1,9 +1,10 @@
-import initSqlJs, { type Database, type SqlValue, type Statement } from 'sql.js';
+import initSqlJs, { type Database, type SqlJsStatic, type SqlValue, type Statement } from 'sql.js';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../gateway/core/index.js';
+import { GatewayError, type Logger } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
-import { Journal } from './journal.js';
+import { Journal, parseJournal, readJournal, type JournalEntry } from './journal.js';
 import { bootstrapSchema, migrate } from './migrate.js';
 
 export type SqlParam = string | number | null;
@@ -18,18 +19,24 @@ export interface SqlDatabaseOptions {
 
 /**
  * The embedded store: sql.js in memory, made durable by a write-ahead journal (fsynced before a
- * write resolves) and periodic atomic checkpoints of the whole database file.
+ * write resolves) and periodic atomic checkpoints of the whole database file. Memory never holds
+ * what the disk refused: when the journal fails, the database is reloaded from the checkpoint and
+ * the acknowledged journal lines, and writes wait for that (or fail `storage_unavailable`).
  */
 export class SqlDatabase {
   private seq = 0;
   private sinceCheckpoint = 0;
   private checkpointing: Promise<void> | undefined;
+  /** Set from a journal failure until memory again equals the acknowledged state on disk. */
+  private recovering: Promise<void> | undefined;
+  private stale = false;
+  private journal!: Journal;
   /** Prepared once per SQL text; sql.js frees them on export, so a checkpoint clears the cache. */
   private readonly statements = new Map<string, Statement>();
 
   private constructor(
-    private readonly db: Database,
-    private readonly journal: Journal,
+    private readonly SQL: SqlJsStatic,
+    private db: Database,
     private readonly dbPath: string,
     private readonly options: SqlDatabaseOptions,
   ) {}
@@ -37,30 +44,37 @@ export class SqlDatabase {
   static async open(options: SqlDatabaseOptions): Promise<SqlDatabase> {
     const SQL = await initSqlJs();
     const dbPath = join(options.dataDir, 'scigate.db');
-    const journalPath = `${dbPath}.journal`;
-    const file = await readFile(dbPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
-    const db = file ? new SQL.Database(file) : new SQL.Database();
-    bootstrapSchema(db);
-    const checkpointSeq = Number(db.exec("SELECT value FROM meta WHERE key = 'journal_seq'")[0]?.values[0]?.[0] ?? 0);
-    const entries = (await Journal.read(journalPath, options.log)).filter((e) => e.seq > checkpointSeq);
-    for (const entry of entries) db.run(entry.sql, entry.params);
-    const ran = await migrate(db, options.now ?? (() => new Date()));
-    const store = new SqlDatabase(db, await Journal.open(journalPath), dbPath, options);
-    store.seq = Math.max(checkpointSeq, entries.at(-1)?.seq ?? 0);
-    if (entries.length > 0 || ran.length > 0 || !file) await store.checkpoint();
-    options.log.info({ dbPath, replayed: entries.length, migrations: ran }, 'database opened');
+    const onFailure = () => store.startRecovery();
+    const { journal, entries } = await Journal.open(`${dbPath}.journal`, { log: options.log, onFailure, ...(options.now ? { now: options.now } : {}) });
+    const loaded = loadDatabase(SQL, await readDatabaseFile(dbPath), entries, Number.MAX_SAFE_INTEGER);
+    const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
+    const store: SqlDatabase = new SqlDatabase(SQL, loaded.db, dbPath, options);
+    store.journal = journal;
+    store.seq = loaded.seq;
+    journal.ackedSeq = Math.max(journal.ackedSeq, loaded.seq);
+    if (loaded.replayed > 0 || ran.length > 0 || !loaded.fromFile) await store.checkpoint();
+    options.log.info({ dbPath, replayed: loaded.replayed, migrations: ran }, 'database opened');
     return store;
   }
 
   /**
    * Runs a write and resolves, once it is durable in the journal, with how many rows it changed
-   * (counted when it ran, so a conditional update's count decides who won).
+   * (counted when it ran, so a conditional update's count decides who won); `storage_unavailable`
+   * if it is not durable.
    */
   async write(sql: string, params: SqlParam[] = []): Promise<number> {
+    // Only a failed journal makes a write wait here: otherwise the change is applied at once, so a
+    // read right after the call sees it (as before), and its journal line keeps its order.
+    if (this.recovering || this.stale || this.journal.failed) await this.becomeSound();
     this.prepared(sql).run(params);
     const changed = this.db.getRowsModified();
     this.seq += 1;
-    await this.journal.append({ seq: this.seq, sql, params });
+    try {
+      await this.journal.append({ seq: this.seq, sql, params });
+    } catch (error) {
+      // Memory no longer holds this write (reloaded on the failure); the journal repair may still run.
+      throw GatewayError.from(error);
+    }
     this.sinceCheckpoint += 1;
     if (this.sinceCheckpoint >= (this.options.checkpointEvery ?? 2000)) void this.checkpoint().catch(() => {});
     return changed;
@@ -110,15 +124,20 @@ export class SqlDatabase {
   }
 
   async close(): Promise<void> {
-    await this.checkpoint();
-    await this.journal.close();
-    this.freeStatements();
-    this.db.close();
+    try {
+      await this.checkpoint();
+    } finally {
+      await this.journal.close();
+      this.freeStatements();
+      this.db.close();
+    }
   }
 
   private async runCheckpoint(): Promise<void> {
     await this.journal.drainAndPause();
     try {
+      // A snapshot taken while memory may hold refused writes would make them durable.
+      if (this.recovering || this.stale || this.journal.failed) throw unavailable('the journal failed; no checkpoint until it is repaired');
       this.db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal_seq', ?)", [String(this.seq)]);
       this.freeStatements();
       const bytes = this.db.export();
@@ -132,4 +151,75 @@ export class SqlDatabase {
       this.journal.resume();
     }
   }
+
+  /**
+   * Called synchronously by the journal on a failed append or fsync, before any writer hears of it:
+   * memory is reloaded at once (a blocking read, on this rare path) so that no code ever sees, and
+   * no checkpoint ever saves, a write the disk refused. If even that fails, `recover` retries.
+   */
+  private startRecovery(): void {
+    this.stale = true;
+    try {
+      const file = readFileSync(this.dbPath);
+      this.reload(file, parseJournal(readFileSync(`${this.dbPath}.journal`)).entries);
+    } catch (error) {
+      this.options.log.error({ err: error }, 'could not reload the database after a journal failure; writes wait');
+    }
+    this.ensureRecovering();
+  }
+
+  private ensureRecovering(): void {
+    this.recovering ??= this.recover().finally(() => {
+      this.recovering = undefined;
+    });
+  }
+
+  /** Waits for (or retries) the recovery; throws `storage_unavailable` while the store is unsound. */
+  private async becomeSound(): Promise<void> {
+    this.ensureRecovering();
+    try {
+      await this.recovering;
+    } catch (error) {
+      throw GatewayError.from(error).code === 'storage_unavailable' ? error : unavailable('recovery failed', error);
+    }
+  }
+
+  /** Memory first (if the synchronous reload failed), then the journal file. */
+  private async recover(): Promise<void> {
+    await this.checkpointing?.catch(() => {});
+    if (this.stale) this.reload(await readDatabaseFile(this.dbPath), (await readJournal(`${this.dbPath}.journal`)).entries);
+    await this.journal.repair();
+  }
+
+  /** Replaces memory with the checkpoint plus the acknowledged journal entries. */
+  private reload(file: Uint8Array | undefined, journal: JournalEntry[]): void {
+    const loaded = loadDatabase(this.SQL, file, journal, this.journal.ackedSeq);
+    this.freeStatements();
+    this.db.close();
+    this.db = loaded.db;
+    this.seq = loaded.seq;
+    this.stale = false;
+    this.options.log.warn({ seq: this.seq }, 'database reloaded from its checkpoint and acknowledged journal lines');
+  }
+}
+
+async function readDatabaseFile(dbPath: string): Promise<Uint8Array | undefined> {
+  return readFile(dbPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+}
+
+/** A database loaded from the checkpoint file plus the journal entries after it, up to `uptoSeq`. */
+function loadDatabase(SQL: SqlJsStatic, file: Uint8Array | undefined, journal: JournalEntry[], uptoSeq: number) {
+  const db = file ? new SQL.Database(file) : new SQL.Database();
+  bootstrapSchema(db);
+  const checkpointSeq = Number(db.exec("SELECT value FROM meta WHERE key = 'journal_seq'")[0]?.values[0]?.[0] ?? 0);
+  const entries = journal.filter((e) => e.seq > checkpointSeq && e.seq <= uptoSeq);
+  for (const entry of entries) db.run(entry.sql, entry.params);
+  return { db, seq: Math.max(checkpointSeq, entries.at(-1)?.seq ?? 0), replayed: entries.length, fromFile: file !== undefined };
+}
+
+function unavailable(reason: string, cause?: unknown): GatewayError {
+  return new GatewayError('storage_unavailable', `The gateway cannot store data durably right now (${reason}); nothing was kept. Retry later.`, {
+    retryable: true,
+    cause,
+  });
 }

@@ -20,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   queue_full: 429,
   upstream_error: 502,
   upstream_unavailable: 503,
+  storage_unavailable: 503,
   queue_timeout: 503,
   cancelled: 499,
   upstream_timeout: 504,

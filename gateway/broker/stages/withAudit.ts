@@ -2,7 +2,7 @@ import {
   GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger,
 } from '../../core/index.js';
 import { AuditTrail } from '../auditTrail.js';
-import type { AuditedRequest, Handler, ToolRequest } from '../toolCall.js';
+import type { AuditedRequest, Handler, ToolOutcome, ToolRequest } from '../toolCall.js';
 
 export interface AuditDeps {
   invocations: InvocationStore;
@@ -11,27 +11,33 @@ export interface AuditDeps {
   log: Logger;
 }
 
+type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
+
 /**
  * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
  * arguments and its normalized result (or error) in the CAS before the caller hears back. It creates
- * the call's audit trail, which the inner stages report to.
+ * the call's audit trail, which the inner stages report to. What the client hears is what the audit
+ * holds: an outcome that cannot be stored is answered `storage_unavailable`.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
     const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
+    let ending: Ending;
+    let outcome: ToolOutcome | undefined;
     try {
-      const outcome = await next(audited);
+      outcome = await next(audited);
       if (!outcome.result) throw new Error('the pipeline returned no normalized result');
-      await record(deps, audited, startedAt, { result: outcome.result });
-      return outcome;
+      ending = { result: outcome.result };
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
       error.attempts ??= audited.trail.facts().attempts;
-      await record(deps, audited, startedAt, { error });
-      throw error;
+      ending = { error };
     }
+    await recordOrFail(deps, audited, startedAt, ending);
+    if (ending.error) throw ending.error;
+    return outcome!;
   };
 }
 
@@ -45,20 +51,39 @@ function canonicalArgumentsOf(args: Record<string, unknown>): string {
     : canonicalJson(args);
 }
 
-type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
+/**
+ * Records the ending; if that fails, the client is told `storage_unavailable` instead, and that —
+ * never the unrecorded outcome — is what the audit holds (if the disk takes even that).
+ */
+async function recordOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<void> {
+  try {
+    await record(deps, call, startedAt, ending);
+  } catch (failure) {
+    deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record a tool call; answering storage_unavailable');
+    const facts = call.trail.facts();
+    const unavailable = new GatewayError('storage_unavailable', 'The outcome of this call could not be stored (storage unavailable), so it was not kept.', {
+      // The tool may have run: only an idempotent one is safe to call again.
+      retryable: facts.tool?.idempotent === true,
+      attempts: facts.attempts,
+      cause: failure,
+    });
+    await record(deps, call, startedAt, { error: unavailable }).catch(() => {});
+    throw unavailable;
+  }
+}
 
 async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<void> {
   const encoder = new TextEncoder();
   const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
   const argumentsBytes = encoder.encode(call.canonicalArguments);
-  // The addresses are known up front, so the blobs and the row are written at once (one round of
-  // fsyncs, shared with concurrent calls) rather than one after the other.
   const casHash = sha256Hex(resultBytes);
   const argumentsHash = sha256Hex(argumentsBytes);
   const endedAt = deps.clock.now();
   const error = ending.error;
   const facts = call.trail.facts();
-  const row = deps.invocations.record({
+  // The row is the commit point and goes last: a row never claims an outcome whose blobs failed.
+  await Promise.all([deps.cas.put(resultBytes), deps.cas.put(argumentsBytes)]);
+  await deps.invocations.record({
     id: call.invocationId,
     sessionId: call.session.id,
     projectId: call.session.projectId,
@@ -80,7 +105,6 @@ async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, 
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
   });
-  await Promise.all([deps.cas.put(resultBytes), deps.cas.put(argumentsBytes), row]);
   deps.log.info(
     { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: error?.code ?? 'ok', durationMs: endedAt - startedAt },
     'tool call',

@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
+import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
+import { answerOf, auditedCode, auditedInvocations, startGateway, type Answer, type GatewayProcess } from './gatewayProcess.js';
+import { capFileSize } from './storageFaults.js';
+
+let provider: ReplayServer;
+let root: string;
+let gateway: GatewayProcess | undefined;
+
+beforeAll(async () => {
+  provider = await startReplayServer(arxivReplay);
+});
+afterAll(async () => {
+  await provider.close();
+});
+afterEach(async () => {
+  await gateway?.kill9();
+  gateway = undefined;
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const env = () => ({ SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api`, SCIGATE_SOURCE_LIMITS: '{"arxiv":{"minTimeMs":0}}' });
+const dataDir = () => join(root, 'data');
+const projectIds = async (g: GatewayProcess) => ((await g.api.get('/api/projects')).body.projects as Array<{ id: string }>).map((p) => p.id);
+
+/** One arXiv search (the replayed query; repeats are cache hits, audited like any call). */
+async function call(client: Client): Promise<Answer> {
+  return answerOf(await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } }));
+}
+
+describe('the real gateway and its journal', () => {
+  it('a torn journal tail left by a crash does not swallow the writes acknowledged after the next start', { timeout: 300_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'scigate-torn-gw-'));
+    gateway = await startGateway(dataDir(), env());
+    expect(await gateway.stop()).toBe(0);
+    await appendFile(join(dataDir(), 'scigate.db.journal'), '{"seq":7,"sql":"INSERT INTO proj');
+
+    gateway = await startGateway(dataDir(), env());
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => gateway!.api.post('/api/projects', { id: `torn-${i}` })));
+    expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
+    await gateway.kill9();
+
+    gateway = await startGateway(dataDir(), env());
+    const ids = await projectIds(gateway);
+    for (let i = 0; i < 20; i++) expect(ids).toContain(`torn-${i}`);
+    expect((await readdir(dataDir())).filter((f) => f.startsWith('scigate.db.journal.torn-'))).toHaveLength(1);
+  });
+
+  it('on a full disk it answers storage_unavailable (MCP) and 503 (admin), never acknowledges what it cannot keep, and heals', { timeout: 300_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'scigate-full-gw-'));
+    gateway = await startGateway(dataDir(), env());
+    const client = await gateway.connect('full-disk');
+    const answers: Answer[] = [await call(client)];
+    expect(answers[0]!.code).toBe('ok');
+    const journalBytes = (await stat(join(dataDir(), 'scigate.db.journal'))).size;
+    // A file-size cap on the gateway stands in for a full disk (EFBIG where a disk says ENOSPC).
+    capFileSize(gateway.pid, journalBytes + 4096);
+    for (let round = 0; round < 10; round++) {
+      answers.push(...(await Promise.all([0, 1, 2].map(() => call(client)))));
+    }
+    const created: Array<{ id: string; status: number; code?: string }> = [];
+    for (let i = 0; i < 40 && !created.some((c) => c.status === 503); i++) {
+      const response = await gateway.api.post('/api/projects', { id: `full-${i}`, name: 'n'.repeat(200) });
+      created.push({ id: `full-${i}`, status: response.status, code: response.body?.error?.code });
+    }
+    const codes = new Set(answers.map((a) => a.code));
+    expect(codes.has('storage_unavailable')).toBe(true);
+    expect([...codes].every((c) => c === 'ok' || c === 'storage_unavailable')).toBe(true);
+    expect(created.find((c) => c.status === 503)).toMatchObject({ code: 'storage_unavailable' });
+    expect(created.every((c) => c.status === 201 || c.status === 503)).toBe(true);
+
+    capFileSize(gateway.pid, undefined);
+    for (let i = 0; i < 3; i++) answers.push(await call(client));
+    expect(answers.slice(-3).map((a) => a.code)).toEqual(['ok', 'ok', 'ok']);
+    expect((await gateway.api.post('/api/projects', { id: 'after-full' })).status).toBe(201);
+    await gateway.kill9();
+
+    gateway = await startGateway(dataDir(), env());
+    const audit = await auditedInvocations(gateway.api);
+    for (const answer of answers) {
+      const row = audit.get(answer.invocationId);
+      // An acknowledged call is audited as answered; a refused one is audited as refused, or not at all.
+      if (answer.code === 'ok') expect(row && auditedCode(row)).toBe('ok');
+      else if (row) expect(auditedCode(row)).toBe(answer.code);
+    }
+    const ids = await projectIds(gateway);
+    for (const c of created) expect(ids.includes(c.id)).toBe(c.status === 201);
+    expect(ids).toContain('after-full');
+  });
+});
