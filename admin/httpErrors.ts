@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { GatewayError, type ErrorCode, type Logger } from '../gateway/index.js';
+import type { ErrorCode } from '../catalog/index.js';
+import { GatewayError, type Logger } from '../gateway/index.js';
 
 /** The HTTP edge's one status table (house style §3). */
 const STATUS: Record<ErrorCode, number> = {

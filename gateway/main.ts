@@ -11,7 +11,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
+import type { LimitOverrides, ToolPrefix } from '../catalog/index.js';
+import { findBuiltinSource } from '../sources/index.js';
 import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
@@ -233,7 +234,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = source.createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION }));
+  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

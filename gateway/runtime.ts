@@ -1,11 +1,12 @@
-import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
+import type { LimitOverrides, SourceManifest, ToolPrefix } from '../catalog/index.js';
+import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { EventHub, type PermissionStore } from './core/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
-import { SourceRegistry } from './registry/index.js';
+import { SourceRegistry, lazySourceServer } from './registry/index.js';
 import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
 import { UpstreamClient, type UpstreamTarget } from './upstream/index.js';
 
@@ -28,7 +29,7 @@ export interface RuntimeOptions {
   sourceDeps: (sourceId: string) => SourceDeps;
   /** The environment a stdio source child needs (its base URL override and settings). */
   sourceChildEnv: (sourceId: string) => Record<string, string>;
-  sources?: readonly BuiltinSource[];
+  sources?: readonly LazySource[];
   /** Per-source limit overrides from config. */
   limitOverrides?: LimitOverrides;
   /** More sources reached over any transport (benchmarks, mirrors), governed like the built-ins. */
@@ -66,10 +67,11 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
   for (const source of options.sources ?? builtinSources) {
     const id = source.manifest.id;
+    const log = options.log.child({ sourceId: id });
     const target: UpstreamTarget = options.isolation.isolate
       ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
-      : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
-    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
+      : { kind: 'memory', createServer: () => lazySourceServer(source, () => options.sourceDeps(id), log) };
+    const client = new UpstreamClient({ id, target, log, clock: options.clock });
     registry.add(withOverrides(source.manifest, options.limitOverrides), client);
   }
   for (const extra of options.extraSources ?? []) {

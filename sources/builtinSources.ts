@@ -1,34 +1,34 @@
-import type { BuiltinSource } from './shared/sourceDefinition.js';
-import { arxivSource } from './arxiv/index.js';
-import { pubmedSource } from './pubmed/index.js';
-import { clinvarSource } from './clinvar/index.js';
-import { geoSource } from './geo/index.js';
-import { europepmcSource } from './europepmc/index.js';
-import { biorxivSource } from './biorxiv/index.js';
-import { medrxivSource } from './medrxiv/index.js';
-import { uniprotSource } from './uniprot/index.js';
-import { pdbSource } from './pdb/index.js';
-import { ensemblSource } from './ensembl/index.js';
-import { reactomeSource } from './reactome/index.js';
-import { chemblSource } from './chembl/index.js';
+import type { LazySource } from './shared/sourceDefinition.js';
+import { arxivManifest } from './arxiv/manifest.js';
+import { pubmedManifest } from './pubmed/manifest.js';
+import { clinvarManifest } from './clinvar/manifest.js';
+import { geoManifest } from './geo/manifest.js';
+import { europepmcManifest } from './europepmc/manifest.js';
+import { biorxivManifest } from './biorxiv/manifest.js';
+import { medrxivManifest } from './medrxiv/manifest.js';
+import { uniprotManifest } from './uniprot/manifest.js';
+import { pdbManifest } from './pdb/manifest.js';
+import { ensemblManifest } from './ensembl/manifest.js';
+import { reactomeManifest } from './reactome/manifest.js';
+import { chemblManifest } from './chembl/manifest.js';
 
-/** Every built-in source, in catalog order. */
-export const builtinSources: readonly BuiltinSource[] = [
-  arxivSource,
-  pubmedSource,
-  clinvarSource,
-  geoSource,
-  europepmcSource,
-  biorxivSource,
-  medrxivSource,
-  uniprotSource,
-  pdbSource,
-  ensemblSource,
-  reactomeSource,
-  chemblSource,
+/** Every built-in source, in catalog order; each one's server code is a dynamic import, paid for on first use. */
+export const builtinSources: readonly LazySource[] = [
+  { manifest: arxivManifest, load: async () => (await import('./arxiv/index.js')).arxivSource },
+  { manifest: pubmedManifest, load: async () => (await import('./pubmed/index.js')).pubmedSource },
+  { manifest: clinvarManifest, load: async () => (await import('./clinvar/index.js')).clinvarSource },
+  { manifest: geoManifest, load: async () => (await import('./geo/index.js')).geoSource },
+  { manifest: europepmcManifest, load: async () => (await import('./europepmc/index.js')).europepmcSource },
+  { manifest: biorxivManifest, load: async () => (await import('./biorxiv/index.js')).biorxivSource },
+  { manifest: medrxivManifest, load: async () => (await import('./medrxiv/index.js')).medrxivSource },
+  { manifest: uniprotManifest, load: async () => (await import('./uniprot/index.js')).uniprotSource },
+  { manifest: pdbManifest, load: async () => (await import('./pdb/index.js')).pdbSource },
+  { manifest: ensemblManifest, load: async () => (await import('./ensembl/index.js')).ensemblSource },
+  { manifest: reactomeManifest, load: async () => (await import('./reactome/index.js')).reactomeSource },
+  { manifest: chemblManifest, load: async () => (await import('./chembl/index.js')).chemblSource },
 ];
 
 /** The built-in source with this id, if any. */
-export function findBuiltinSource(id: string): BuiltinSource | undefined {
+export function findBuiltinSource(id: string): LazySource | undefined {
   return builtinSources.find((s) => s.manifest.id === id);
 }

@@ -1,4 +1,4 @@
-import type { ArtifactCandidate, McpRecord } from '../../resultEnvelope.js';
+import type { ArtifactCandidate, McpRecord } from '../../catalog/index.js';
 import { candidateId, safeFilename } from '../shared/candidateId.js';
 import { formatArxivId } from './arxivIds.js';
 import type { ArxivEntry } from './parseArxivFeed.js';

@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** arXiv: the export API's terms ask for one request every 3 seconds on a single connection. */
 export const arxivManifest = parseSourceManifest({

@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** bioRxiv via api.biorxiv.org: no published rate limit, so at most one request a second. */
 export const biorxivManifest = parseSourceManifest({

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SourceManifest } from '../../manifest.js';
-import type { McpToolResult } from '../../resultEnvelope.js';
+import type { SourceManifest } from '../../catalog/index.js';
+import type { McpToolResult } from '../../catalog/index.js';
 import { envelope } from '../shared/envelope.js';
 import { fetchJson } from '../shared/fetchJson.js';
 import { ProviderError } from '../shared/providerError.js';

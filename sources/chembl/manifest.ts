@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** ChEMBL: no published rate limit (EMBL-EBI fair use; abusive clients are blocked); a `get` makes two requests. */
 export const chemblManifest = parseSourceManifest({

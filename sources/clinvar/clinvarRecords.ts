@@ -1,4 +1,4 @@
-import type { JsonValue, McpRecord } from '../../resultEnvelope.js';
+import type { JsonValue, McpRecord } from '../../catalog/index.js';
 import { variantConditions, type ClinvarClassification, type ClinvarVariant } from './clinvarVariant.js';
 
 const SOURCE_ID = 'clinvar';

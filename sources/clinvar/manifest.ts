@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** ClinVar via NCBI E-utilities; shares the NCBI request budget (3 requests/s without an API key) with PubMed and GEO. */
 export const clinvarManifest = parseSourceManifest({

@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** Ensembl REST: documented limit 55,000 requests/hour per IP (~15/s), 429 + Retry-After beyond it. */
 export const ensemblManifest = parseSourceManifest({

@@ -1,5 +1,5 @@
-import { isHostAllowed } from '../../manifest.js';
-import type { ArtifactCandidate, JsonValue, McpRecord } from '../../resultEnvelope.js';
+import { isHostAllowed } from '../../catalog/index.js';
+import type { ArtifactCandidate, JsonValue, McpRecord } from '../../catalog/index.js';
 import { candidateId, safeFilename } from '../shared/candidateId.js';
 import { stripMarkup } from '../shared/text.js';
 import type { EuropepmcResult } from './parseEuropepmcSearch.js';

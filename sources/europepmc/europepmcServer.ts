@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { McpToolResult } from '../../resultEnvelope.js';
+import type { McpToolResult } from '../../catalog/index.js';
 import { envelope } from '../shared/envelope.js';
 import { ProviderError } from '../shared/providerError.js';
 import { fetchJson } from '../shared/fetchJson.js';

@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** Europe PMC REST API (EMBL-EBI): no published rate limit, fair use; abusive clients are blocked, so one request at a time. */
 export const europepmcManifest = parseSourceManifest({

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ArtifactCandidate, McpToolResult } from '../../resultEnvelope.js';
+import type { ArtifactCandidate, McpToolResult } from '../../catalog/index.js';
 import { createEutilsClient, type EutilsClient } from '../shared/eutilsClient.js';
 import { envelope } from '../shared/envelope.js';
 import { ProviderError } from '../shared/providerError.js';

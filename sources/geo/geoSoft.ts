@@ -1,4 +1,4 @@
-import type { ArtifactCandidate } from '../../resultEnvelope.js';
+import type { ArtifactCandidate } from '../../catalog/index.js';
 import { providerFetch } from '../shared/providerFetch.js';
 import type { SourceDeps } from '../shared/sourceDefinition.js';
 import type { GeoAccession } from './geoIds.js';

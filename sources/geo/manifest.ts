@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** GEO via NCBI E-utilities (db=gds) and the GEO download area; shares the NCBI request budget with PubMed and ClinVar. */
 export const geoManifest = parseSourceManifest({

@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** medRxiv via api.biorxiv.org (the bioRxiv API): no published rate limit, so at most one request a second. */
 export const medrxivManifest = parseSourceManifest({

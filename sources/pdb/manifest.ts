@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** RCSB PDB: no published rate limit, throttles with 429 under heavy use; a `get` makes 1 + one request per polymer entity. */
 export const pdbManifest = parseSourceManifest({

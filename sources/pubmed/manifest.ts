@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** PubMed via NCBI E-utilities; shares the NCBI request budget (3 requests/s without an API key) with ClinVar and GEO. */
 export const pubmedManifest = parseSourceManifest({

@@ -1,4 +1,4 @@
-import type { ArtifactCandidate } from '../../resultEnvelope.js';
+import type { ArtifactCandidate } from '../../catalog/index.js';
 import { candidateId, safeFilename } from '../shared/candidateId.js';
 import { z } from 'zod';
 import { fetchJson } from '../shared/fetchJson.js';

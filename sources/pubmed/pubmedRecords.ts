@@ -1,4 +1,4 @@
-import type { McpRecord } from '../../resultEnvelope.js';
+import type { McpRecord } from '../../catalog/index.js';
 import type { PubmedArticle } from './parsePubmedArticles.js';
 
 const SOURCE_ID = 'pubmed';

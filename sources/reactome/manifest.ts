@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** Reactome ContentService: no published rate limit; a `get` makes two requests (record + participants). */
 export const reactomeManifest = parseSourceManifest({

@@ -1,4 +1,4 @@
-import type { ArtifactCandidate, JsonValue, McpRecord } from '../../resultEnvelope.js';
+import type { ArtifactCandidate, JsonValue, McpRecord } from '../../catalog/index.js';
 import { candidateId, safeFilename } from '../shared/candidateId.js';
 import { stripMarkup } from '../shared/text.js';
 import type { ReactomeObject, ReactomeSearchEntry } from './parseReactome.js';

@@ -1,4 +1,4 @@
-import { isHostAllowed } from '../../manifest.js';
+import { isHostAllowed } from '../../catalog/index.js';
 
 /**
  * The base for candidate (download) URLs: the configured provider base when it is an https host the

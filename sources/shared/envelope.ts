@@ -1,5 +1,5 @@
-import type { SourceManifest } from '../../manifest.js';
-import type { ArtifactCandidate, JsonValue, McpRecord, McpToolResult } from '../../resultEnvelope.js';
+import type { SourceManifest } from '../../catalog/index.js';
+import type { ArtifactCandidate, JsonValue, McpRecord, McpToolResult } from '../../catalog/index.js';
 import type { SourceDeps } from './sourceDefinition.js';
 
 export interface EnvelopeParts {

@@ -1,15 +1,8 @@
-export * from './sourceDefinition.js';
-export * from './providerError.js';
-export * from './providerFetch.js';
-export * from './text.js';
-export * from './candidateId.js';
-export * from './toolResponses.js';
-export * from './envelope.js';
-export * from './xml.js';
-export * from './json.js';
-export * from './parseShape.js';
-export * from './fetchJson.js';
-export * from './linkHeader.js';
-export * from './artifactBaseUrl.js';
-export * from './eutilsClient.js';
-export * from './secondaryBaseUrl.js';
+// The kit a source server is written with; sources import these files directly, tests through here.
+export { ProviderError, classifyHttpStatus, parseRetryAfterMs } from './providerError.js';
+export { providerFetch } from './providerFetch.js';
+export { envelope } from './envelope.js';
+export { runTool } from './toolResponses.js';
+export { parseXml } from './xml.js';
+export { createEutilsClient, eutilsMessageError } from './eutilsClient.js';
+export type { BuiltinSource, LazySource, SourceDeps } from './sourceDefinition.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ProviderError } from './providerError.js';
-import { describeZodError } from '../../zodIssues.js';
+import { describeZodError } from '../../catalog/index.js';
 
 /**
  * Checks parsed provider JSON against the shape a source relies on. Unknown keys are dropped, not

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../errorCodes.js';
-import { boundText } from './text.js';
+import type { ErrorCode } from '../../catalog/index.js';
+import { boundText } from '../../catalog/index.js';
 
 /** Longest provider text quoted back to a caller. */
 const MAX_PROVIDER_TEXT_CHARS = 300;

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SourceManifest } from '../../manifest.js';
+import type { SourceManifest } from '../../catalog/index.js';
 
 /** What a built-in source server is given: nothing global, so tests point it at a loopback server. */
 export interface SourceDeps {
@@ -20,4 +20,13 @@ export interface SourceDeps {
 export interface BuiltinSource {
   manifest: SourceManifest;
   createServer(deps: SourceDeps): McpServer;
+}
+
+/**
+ * A built-in source as the catalog lists it: the manifest at once, the server code (providers'
+ * parsers, fast-xml-parser, …) imported only when the source is first started.
+ */
+export interface LazySource {
+  manifest: SourceManifest;
+  load(): Promise<BuiltinSource>;
 }

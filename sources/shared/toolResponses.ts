@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolResult } from '../../resultEnvelope.js';
+import type { McpToolResult } from '../../catalog/index.js';
 import { ProviderError, boundProviderText } from './providerError.js';
 
 /** A successful source result: structured content plus the same JSON as text for text-only clients. */

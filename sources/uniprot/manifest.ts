@@ -1,4 +1,4 @@
-import { parseSourceManifest } from '../../manifest.js';
+import { parseSourceManifest } from '../../catalog/index.js';
 
 /** UniProt: no published rate limit; a few requests per second is polite use of rest.uniprot.org. */
 export const uniprotManifest = parseSourceManifest({

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileCas } from '../../storage/index.js';
-import type { Cas } from '../../gateway/index.js';
+import type { Cas } from '../../gateway/core/index.js';
 
 let dir: string;
 afterEach(async () => {

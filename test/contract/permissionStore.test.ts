@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../storage/index.js';
-import { silentLogger, type PermissionRequestRecord, type PermissionStore, type SessionStore } from '../../gateway/index.js';
+import { silentLogger, type PermissionRequestRecord, type PermissionStore, type SessionStore } from '../../gateway/core/index.js';
 import { MemoryPermissions, MemorySessions, newSession } from '../fixtures/permissionDoubles.js';
 
 let dir: string | undefined;

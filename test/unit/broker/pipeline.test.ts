@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SourceRegistry, compose, pipelineStages, silentLogger, type Stage } from '../../../gateway/index.js';
+import { silentLogger } from '../../../gateway/core/index.js';
+import { SourceRegistry } from '../../../gateway/registry/index.js';
+import { compose, pipelineStages, type Stage } from '../../../gateway/broker/index.js';
 import { FakeClock, MemoryCas, MemoryInvocations, newToolCall, rawOf } from '../../fixtures/brokerDoubles.js';
 
 describe('the broker pipeline', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  GatewayError, SourceRegistry, silentLogger, type Handler, type ToolOutcome,
-} from '../../../gateway/index.js';
+import { GatewayError, silentLogger } from '../../../gateway/core/index.js';
+import { SourceRegistry } from '../../../gateway/registry/index.js';
+import type { Handler, ToolOutcome } from '../../../gateway/broker/index.js';
 import { withAudit } from '../../../gateway/broker/stages/withAudit.js';
 import { withResolve } from '../../../gateway/broker/stages/withResolve.js';
 import { withValidation } from '../../../gateway/broker/stages/withValidation.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  SourceRegistry, createBroker, newCallAudit, silentLogger, type GovernedTool, type Handler, type PermissionGate,
-  type ToolCall,
-} from '../../../gateway/index.js';
+import { silentLogger } from '../../../gateway/core/index.js';
+import { SourceRegistry, type GovernedTool } from '../../../gateway/registry/index.js';
+import type { PermissionGate } from '../../../gateway/permissions/index.js';
+import { createBroker, newCallAudit, type Handler, type ToolCall } from '../../../gateway/broker/index.js';
 import { withPermission } from '../../../gateway/broker/stages/withPermission.js';
 import { FakeClock, MemoryCas, MemoryInvocations, newToolCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
 import { createGateHarness, pendingRequests, type GateHarness } from '../../fixtures/permissionDoubles.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/index.js';
+import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/config/index.js';
 
 describe('source settings from the environment', () => {
   it('maps base URL overrides and second hosts by source id', () => {
