@@ -62,7 +62,7 @@ export interface GatewayRuntime {
   close(): Promise<void>;
 }
 
-/** Registers the built-in sources, discovers their tools and builds the broker. */
+/** Registers the built-in sources, starts discovering their tools (see `registry.settled()`) and builds the broker. */
 export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
   for (const source of options.sources ?? builtinSources) {
@@ -79,7 +79,9 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock });
     registry.add(withOverrides(extra.manifest, options.limitOverrides), client);
   }
-  await registry.discoverAll();
+  // Discovery runs in the background: the listeners wait for `registry.settled()` before they list
+  // or call tools, so a stdio client is answered while the built-in sources' code is imported.
+  void registry.discoverAll();
   const events = new EventHub();
   const permissionGate = options.permissions
     ? createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs })

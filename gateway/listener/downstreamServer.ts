@@ -42,6 +42,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await deps.registry.settled();
     const current = session();
     const selected = deps.connectors ? deps.connectors.effective(current) : current.connectors;
     const tools = deps.registry.tools().filter((t) => !selected || selected.includes(t.sourceId));
@@ -70,6 +71,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
             }
           : {}),
       };
+      await deps.registry.settled();
       const outcome = await deps.broker.call(call);
       // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
       const generic = call.tool?.envelope === 'generic';
