@@ -1,5 +1,5 @@
-export { createMcpHttpRouter, type McpHttpRouter, type McpHttpDeps } from './mcpHttpRouter.js';
+export { createMcpHttpRouter } from './mcpHttpRouter.js';
 export { serveStdio } from './stdioListener.js';
 export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
-export { requireBearer, requireAllowedHost, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
+export { requireBearer, requireAllowedHost, LOOPBACK_HOSTS } from './httpGuards.js';
 export { requestLog } from './requestLog.js';

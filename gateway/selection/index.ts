@@ -1,1 +1,1 @@
-export { createConnectorSelection, decideEffectiveConnectors, type ConnectorSelection, type ConnectorSelectionDeps } from './connectorSelection.js';
+export { createConnectorSelection, decideEffectiveConnectors, type ConnectorSelection } from './connectorSelection.js';

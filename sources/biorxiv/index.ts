@@ -3,7 +3,7 @@ import { biorxivManifest } from './manifest.js';
 import { createRxivServer } from './rxivServer.js';
 
 /** The api.biorxiv.org client and server factory, shared with the medRxiv source. */
-export { createRxivServer, RXIV_API_BASE_URL, type RxivSourceOptions } from './rxivServer.js';
+export { createRxivServer } from './rxivServer.js';
 
 /** The bioRxiv built-in source; medRxiv runs on the same api.biorxiv.org client. */
 export const biorxivSource: BuiltinSource = {
