@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY catalog ./catalog
+COPY sources ./sources
 COPY gateway ./gateway
 COPY storage ./storage
 COPY admin ./admin

@@ -4,8 +4,8 @@ import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway } from '../gateway/main.js';
-import { silentLogger } from '../gateway/index.js';
-import { builtinSources } from '../catalog/index.js';
+import { silentLogger } from '../gateway/core/index.js';
+import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';
 
 const [echoUrl, arxivBaseUrl] = process.argv.slice(2);

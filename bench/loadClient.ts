@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { abortIsolatingFetch } from '../gateway/index.js';
+import { abortIsolatingFetch } from '../gateway/upstream/index.js';
 
 export interface LoadJob {
   target: { kind: 'http'; url: string; token?: string } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> };

@@ -1,13 +1,23 @@
-export * from './errorCodes.js';
-export * from './zodIssues.js';
-export * from './manifest.js';
-export * from './resultEnvelope.js';
-export * from './toolNaming.js';
-export * from './sources/shared/index.js';
-export * from './sources/builtinSources.js';
-export * from './customServerConfig.js';
-export * from './customServerRequests.js';
-export * from './customServerImport.js';
-export { decideCustomUrl, type CustomUrlPolicy } from './customServerUrlPolicy.js';
-export * from './customSourceManifest.js';
-export * from './connectorSelection.js';
+// The catalog's public surface: schemas and naming only. The built-in sources live in sources/ and
+// are loaded by the registry, so importing an error code or a schema never loads a source.
+export { isErrorCode } from './errorCodes.js';
+export type { ErrorCode } from './errorCodes.js';
+export { boundText } from './boundText.js';
+export { describeZodError } from './zodIssues.js';
+export { parseSourceManifest, isHostAllowed, limitOverridesSchema } from './manifest.js';
+export type { SourceManifest, SourceLimits, LimitOverrides, RetryPolicy } from './manifest.js';
+export { mcpToolResultJsonSchema, governedOutputJsonSchema } from './resultEnvelope.js';
+export type { JsonValue, Citation, McpRecord, ArtifactCandidate, McpToolResult } from './resultEnvelope.js';
+export { governedToolName, MAX_TOOL_NAME_CHARS } from './toolNaming.js';
+export type { ToolPrefix } from './toolNaming.js';
+export { customServerConfigSchema, customServerFileSchema, serverNameKey, MAX_CUSTOM_SERVERS } from './customServerConfig.js';
+export { decideCustomUrl } from './customServerUrlPolicy.js';
+export type { CustomUrlPolicy } from './customServerUrlPolicy.js';
+export type { CustomServerConfig, CustomTransport } from './customServerConfig.js';
+export { createCustomServerSchema, patchCustomServerSchema, acceptToolsSchema, inspectToolSchema } from './customServerRequests.js';
+export type { CreateCustomServer, PatchCustomServer, AcceptToolsRequest, InspectToolRequest, SecretEdit } from './customServerRequests.js';
+export { importServersSchema, importToCreateRequests } from './customServerImport.js';
+export type { ImportServers } from './customServerImport.js';
+export { customSourceManifest } from './customSourceManifest.js';
+export { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionPatchSchema } from './connectorSelection.js';
+export type { CreateProject, PatchProject } from './connectorSelection.js';

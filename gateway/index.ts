@@ -1,10 +1,20 @@
-export * from './core/index.js';
-export * from './broker/index.js';
-export * from './registry/index.js';
-export * from './upstream/index.js';
-export * from './listener/index.js';
-export * from './permissions/index.js';
-export * from './config/index.js';
-export * from './runtime.js';
-export * from './custom/index.js';
-export * from './selection/index.js';
+// The gateway's surface for admin/ and the composition root (gateway/main.ts). Inside gateway/ and in
+// tests, import the folder you need (gateway/core/index.js, …): this file loads every gateway folder.
+export { GatewayError, EventHub, parseInput, randomId, requireSession, systemClock } from './core/index.js';
+export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, SessionStore } from './core/index.js';
+export { SourceRegistry } from './registry/index.js';
+export type { SourceEntry } from './registry/index.js';
+export type { Broker } from './broker/index.js';
+export { killGroup, liveChildren, reapLeftoverGroups, recordProcessGroupsIn } from './upstream/index.js';
+export {
+  createMcpHttpRouter, serveStdio, requestLog, requireAllowedHost, requireBearer, jsonBody, fromHttpError, sendHttpError, LOOPBACK_HOSTS,
+} from './listener/index.js';
+export type { SessionLimits } from './listener/index.js';
+export { parseDecisionBody } from './permissions/index.js';
+export type { PermissionGate } from './permissions/index.js';
+export { parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, UsageError } from './config/index.js';
+export type { FlagValues } from './config/index.js';
+export { createGatewayRuntime } from './runtime.js';
+export type { GatewayRuntime, RuntimeOptions } from './runtime.js';
+export type { CustomServers } from './custom/index.js';
+export type { ConnectorSelection } from './selection/index.js';

@@ -3,7 +3,6 @@
  * Composition root: environment → config, open storage, wire the runtime, listen.
  * The one file that reads process.env and imports the concrete storage/ and admin/.
  */
-import express from 'express';
 import { once } from 'node:events';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { realpathSync } from 'node:fs';
@@ -12,8 +11,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource, type CustomUrlPolicy, type LimitOverrides, type ToolPrefix } from '../catalog/index.js';
-import { createAdminApp } from '../admin/index.js';
+import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../catalog/index.js';
+import { findBuiltinSource } from '../sources/index.js';
 import { ProcessGroupFiles, ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
   LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, reapLeftoverGroups, recordProcessGroupsIn, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
@@ -67,14 +66,17 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
   const runtime = await createRuntime(config, storage, { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening });
+  // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
+  await runtime.registry.settled();
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
+  const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(config.log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
-  app.use(adminAppFor(runtime, storage, tokenFile.token, config.log));
+  app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     await runtime.close();
@@ -109,8 +111,12 @@ async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void
   recordProcessGroupsIn(groups, log);
 }
 
-/** The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`). */
-function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, token: string, log: Logger) {
+/**
+ * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
+ * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
+ */
+async function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, token: string, log: Logger) {
+  const { createAdminApp } = await import('../admin/index.js');
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
@@ -249,10 +255,11 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
   if (port === 0) return undefined;
   const host = String(flags.host);
   const token = await loadAdminToken(resolve(String(flags.dataDir)));
+  const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
-  app.use(adminAppFor(runtime, storage, token.token, log));
+  app.use(await adminAppFor(runtime, storage, token.token, log));
   const server = createServer(app);
   await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
   process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);
@@ -262,7 +269,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = source.createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock }));
+  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -1,11 +1,12 @@
-import { builtinSources, type BuiltinSource, type CustomUrlPolicy, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
+import type { CustomUrlPolicy, LimitOverrides, SourceManifest, ToolPrefix } from '../catalog/index.js';
+import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { EventHub, type PermissionStore } from './core/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
-import { SourceRegistry } from './registry/index.js';
+import { SourceRegistry, lazySourceServer } from './registry/index.js';
 import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
 import { UpstreamClient, messageBytesFor, type UpstreamTarget } from './upstream/index.js';
 
@@ -28,7 +29,7 @@ export interface RuntimeOptions {
   sourceDeps: (sourceId: string) => SourceDeps;
   /** The environment a stdio source child needs (its base URL override and settings). */
   sourceChildEnv: (sourceId: string) => Record<string, string>;
-  sources?: readonly BuiltinSource[];
+  sources?: readonly LazySource[];
   /** Per-source limit overrides from config. */
   limitOverrides?: LimitOverrides;
   /** More sources reached over any transport (benchmarks, mirrors), governed like the built-ins. */
@@ -59,17 +60,18 @@ export interface GatewayRuntime {
   close(): Promise<void>;
 }
 
-/** Registers the built-in sources, discovers their tools and builds the broker. */
+/** Registers the built-in sources, starts discovering their tools (see `registry.settled()`) and builds the broker. */
 export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
   for (const source of options.sources ?? builtinSources) {
     const id = source.manifest.id;
+    const log = options.log.child({ sourceId: id });
     const target: UpstreamTarget = options.isolation.isolate
       ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
-      : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
+      : { kind: 'memory', createServer: () => lazySourceServer(source, () => options.sourceDeps(id), log) };
     const manifest = withOverrides(source.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
-    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock, maxMessageBytes });
+    const client = new UpstreamClient({ id, target, log, clock: options.clock, maxMessageBytes });
     registry.add(manifest, client);
   }
   for (const extra of options.extraSources ?? []) {
@@ -79,7 +81,9 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock, maxMessageBytes });
     registry.add(manifest, client);
   }
-  await registry.discoverAll();
+  // Discovery runs in the background: the listeners wait for `registry.settled()` before they list
+  // or call tools, so a stdio client is answered while the built-in sources' code is imported.
+  void registry.discoverAll();
   const events = new EventHub();
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.

@@ -1,3 +1,3 @@
-export * from './flags.js';
-export * from './parseCommandLine.js';
-export * from './sourceSettings.js';
+export { parseCommandLine, UsageError } from './parseCommandLine.js';
+export type { FlagValues } from './parseCommandLine.js';
+export { baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings.js';

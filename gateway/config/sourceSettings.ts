@@ -1,4 +1,5 @@
-import { describeZodError, limitOverridesSchema, type LimitOverrides, type SourceDeps } from '../../catalog/index.js';
+import { describeZodError, limitOverridesSchema, type LimitOverrides } from '../../catalog/index.js';
+import type { SourceDeps } from '../../sources/index.js';
 import type { Clock } from '../core/index.js';
 import { UsageError, type FlagValues } from './parseCommandLine.js';
 

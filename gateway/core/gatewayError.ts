@@ -1,7 +1,5 @@
 import { boundText, isErrorCode, type ErrorCode } from '../../catalog/index.js';
 
-export { isErrorCode, type ErrorCode };
-
 /** Longest message a client ever sees; provider and upstream texts are cut to this. */
 export const MAX_ERROR_MESSAGE_CHARS = 500;
 

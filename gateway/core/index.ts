@@ -1,15 +1,26 @@
-export * from './gatewayError.js';
-export * from './clock.js';
-export * from './ids.js';
-export * from './logger.js';
-export * from './records.js';
-export * from './ports.js';
-export * from './canonicalJson.js';
-export * from './callDeadline.js';
-export * from './eventHub.js';
-export * from './parseInput.js';
-export * from './sha256.js';
-export * from './jsonDepth.js';
-export * from './linkedSignal.js';
-export * from './requireSession.js';
-export { type ProcessGroupEntry, type ProcessGroupRecord } from './processGroupRecord.js';
+export { GatewayError } from './gatewayError.js';
+export type { WireError } from './gatewayError.js';
+export { systemClock, cancelledBy } from './clock.js';
+export type { Clock } from './clock.js';
+export { randomId, randomHex } from './ids.js';
+export type { NewId } from './ids.js';
+export { silentLogger } from './logger.js';
+export type { Logger } from './logger.js';
+export type {
+  ApprovalMode, AuthorizationBasis, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
+  PermissionDecision, PermissionGrantRecord, PermissionRequestRecord, PermissionRequestStatus, ProjectRecord, SessionRecord,
+} from './records.js';
+export type {
+  Cas, ConnectorSelectionReader, CustomServerStore, InvocationStore, PermissionResolution, PermissionStore, ProjectStore,
+  SessionStore, SettingsStore, Storage,
+} from './ports.js';
+export { canonicalJson } from './canonicalJson.js';
+export { CallDeadline } from './callDeadline.js';
+export { EventHub } from './eventHub.js';
+export type { GatewayEvent } from './eventHub.js';
+export { parseInput } from './parseInput.js';
+export { sha256Hex } from './sha256.js';
+export { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
+export { linkSignals } from './linkedSignal.js';
+export { requireSession } from './requireSession.js';
+export type { ProcessGroupEntry, ProcessGroupRecord } from './processGroupRecord.js';

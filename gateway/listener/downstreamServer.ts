@@ -43,6 +43,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await deps.registry.settled();
     const current = await session();
     const selected = await deps.connectors.effective(current);
     const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
@@ -70,6 +71,7 @@ export function createDownstreamServer(deps: DownstreamDeps, sessionId: string):
             }
           : {}),
       };
+      await deps.registry.settled();
       const outcome = await deps.broker.call(call);
       // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
       const generic = outcome.tool?.envelope === 'generic';

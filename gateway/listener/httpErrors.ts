@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { GatewayError, type ErrorCode } from '../core/index.js';
+import type { ErrorCode } from '../../catalog/index.js';
+import { GatewayError } from '../core/index.js';
 
 /** The HTTP edge's one status table (house style §3). */
 const STATUS: Record<ErrorCode, number> = {

@@ -1,4 +1,4 @@
-export { createMcpHttpRouter, type McpHttpRouter, type McpHttpDeps } from './mcpHttpRouter.js';
+export { createMcpHttpRouter } from './mcpHttpRouter.js';
 export { serveStdio } from './stdioListener.js';
 export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, jsonBody, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';

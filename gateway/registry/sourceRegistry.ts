@@ -32,6 +32,7 @@ export class SourceRegistry {
   private readonly entries = new Map<string, SourceEntry>();
   private readonly byName = new Map<string, GovernedTool>();
   private readonly listeners = new Set<() => void>();
+  private discovering: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SourceRegistryOptions) {}
 
@@ -80,7 +81,18 @@ export class SourceRegistry {
   async discoverAll(): Promise<void> {
     // A disabled custom server's program is never started by the catalog; enabling it discovers it.
     const due = [...this.entries.values()].filter((e) => e.enabled || e.manifest.type !== 'custom');
-    await Promise.all(due.map((e) => this.discover(e.manifest.id)));
+    const run = Promise.all(due.map((e) => this.discover(e.manifest.id))).then(() => undefined);
+    this.discovering = run;
+    await run;
+  }
+
+  /**
+   * Resolves when the latest catalog-wide discovery has finished (at once when none ran). Start-up
+   * discovers in the background so a stdio client's `initialize` is answered while the sources'
+   * code loads; tools/list and tools/call wait here instead of seeing a half-built catalog.
+   */
+  settled(): Promise<void> {
+    return this.discovering;
   }
 
   /** The governed tool behind an agent-facing name, if it is currently exposed. */

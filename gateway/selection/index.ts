@@ -1,1 +1,1 @@
-export { createConnectorSelection, decideEffectiveConnectors, isSourceSelected, type ConnectorSelection, type ConnectorSelectionDeps } from './connectorSelection.js';
+export { createConnectorSelection, decideEffectiveConnectors, isSourceSelected, type ConnectorSelection } from './connectorSelection.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InvocationRecord } from '../../gateway/index.js';
+import type { InvocationRecord } from '../../gateway/core/index.js';
 import { storageAdapters, useStorage, type StorageAdapter } from './storageAdapters.js';
 
 function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../storage/index.js';
-import { silentLogger, type PermissionGrantRecord, type PermissionRequestRecord } from '../../gateway/index.js';
+import { silentLogger, type PermissionGrantRecord, type PermissionRequestRecord } from '../../gateway/core/index.js';
 import { newSession } from '../fixtures/permissionDoubles.js';
 import { storageAdapters, useStorage, type StorageAdapter } from './storageAdapters.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectRecord } from '../../gateway/index.js';
+import type { ProjectRecord } from '../../gateway/core/index.js';
 import { storageAdapters, useStorage, type StorageAdapter } from './storageAdapters.js';
 
 function project(overrides: Partial<ProjectRecord> = {}): ProjectRecord {

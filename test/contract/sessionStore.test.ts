@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionRecord } from '../../gateway/index.js';
+import type { SessionRecord } from '../../gateway/core/index.js';
 import { storageAdapters, useStorage, type StorageAdapter } from './storageAdapters.js';
 
 function session(overrides: Partial<SessionRecord> = {}): SessionRecord {

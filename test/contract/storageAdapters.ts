@@ -2,7 +2,7 @@ import { afterEach } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger, type Storage } from '../../gateway/index.js';
+import { silentLogger, type Storage } from '../../gateway/core/index.js';
 import { openMemoryStorage, openStorage } from '../../storage/index.js';
 
 /** An opened store under test; `reopen` closes it and opens the same data again (a restart). */

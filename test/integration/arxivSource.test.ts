@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arxivSource } from '../../catalog/sources/arxiv/index.js';
+import { arxivSource } from '../../sources/arxiv/index.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

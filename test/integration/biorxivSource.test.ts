@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { biorxivSource } from '../../catalog/sources/biorxiv/index.js';
+import { biorxivSource } from '../../sources/biorxiv/index.js';
 import { RXIV_FAILING_DOIS, RXIV_REJECTED_INTERVAL, biorxivReplay } from '../fixtures/providers/biorxivReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

@@ -6,7 +6,7 @@ import { startFlakyProvider } from '../fixtures/providers/flakyProvider.js';
 import { waitUntil } from '../fixtures/cliProcess.js';
 import { startReplayServer } from '../fixtures/providers/replayServer.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
-import { arxivSource } from '../../catalog/sources/arxiv/index.js';
+import { arxivSource } from '../../sources/arxiv/index.js';
 
 interface Setup {
   h: BrokerHarness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chemblSource } from '../../catalog/sources/chembl/index.js';
+import { chemblSource } from '../../sources/chembl/index.js';
 import { chemblReplay } from '../fixtures/providers/chemblReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

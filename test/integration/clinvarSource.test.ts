@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clinvarSource } from '../../catalog/sources/clinvar/index.js';
+import { clinvarSource } from '../../sources/clinvar/index.js';
 import { clinvarReplay } from '../fixtures/providers/clinvarReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

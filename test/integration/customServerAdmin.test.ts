@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { liveChildren } from '../../gateway/index.js';
+import { liveChildren } from '../../gateway/upstream/index.js';
 import { CustomServerFileStore } from '../../storage/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { captureLogger } from '../fixtures/custom/captureLogger.js';

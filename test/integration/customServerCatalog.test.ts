@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { liveChildren } from '../../gateway/index.js';
+import { liveChildren } from '../../gateway/upstream/index.js';
 import { CustomServerFileStore } from '../../storage/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { watchListChanged } from '../fixtures/custom/listChanged.js';

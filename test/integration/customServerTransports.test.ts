@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { liveChildren } from '../../gateway/index.js';
+import { liveChildren } from '../../gateway/upstream/index.js';
 import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio, startEverythingHttp, type RunningEverything } from '../fixtures/custom/everythingServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';

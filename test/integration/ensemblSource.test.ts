@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensemblSource } from '../../catalog/sources/ensembl/index.js';
+import { ensemblSource } from '../../sources/ensembl/index.js';
 import { ensemblReplay } from '../fixtures/providers/ensemblReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

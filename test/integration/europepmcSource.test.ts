@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { europepmcSource } from '../../catalog/sources/europepmc/index.js';
-import { describeEuropepmcError } from '../../catalog/sources/europepmc/europepmcServer.js';
+import { europepmcSource } from '../../sources/europepmc/index.js';
+import { describeEuropepmcError } from '../../sources/europepmc/europepmcServer.js';
 import { EUROPEPMC_PAGE2_CURSOR, europepmcReplay } from '../fixtures/providers/europepmcReplay.js';
 import { fixtureBytes } from '../fixtures/providers/replayServer.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geoSource } from '../../catalog/sources/geo/index.js';
+import { geoSource } from '../../sources/geo/index.js';
 import { geoReplay } from '../fixtures/providers/geoReplay.js';
 import { connectSource } from '../fixtures/sourceClient.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';

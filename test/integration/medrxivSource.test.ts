@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { biorxivSource } from '../../catalog/sources/biorxiv/index.js';
-import { medrxivSource } from '../../catalog/sources/medrxiv/index.js';
+import { biorxivSource } from '../../sources/biorxiv/index.js';
+import { medrxivSource } from '../../sources/medrxiv/index.js';
 import { RXIV_FAILING_DOIS, RXIV_REJECTED_INTERVAL } from '../fixtures/providers/biorxivReplay.js';
 import { medrxivReplay } from '../fixtures/providers/medrxivReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';

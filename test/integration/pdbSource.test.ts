@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pdbSource } from '../../catalog/sources/pdb/index.js';
-import { pdbEndpoints } from '../../catalog/sources/pdb/pdbHosts.js';
+import { pdbSource } from '../../sources/pdb/index.js';
+import { pdbEndpoints } from '../../sources/pdb/pdbHosts.js';
 import { pdbReplay } from '../fixtures/providers/pdbReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../storage/index.js';
-import { silentLogger } from '../../gateway/index.js';
+import { silentLogger } from '../../gateway/core/index.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { openEventStream, type EventStream } from '../fixtures/eventStream.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pubmedSource } from '../../catalog/sources/pubmed/index.js';
+import { pubmedSource } from '../../sources/pubmed/index.js';
 import { pubmedReplay } from '../fixtures/providers/pubmedReplay.js';
 import { connectSource } from '../fixtures/sourceClient.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';

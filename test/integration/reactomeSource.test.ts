@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reactomeSource } from '../../catalog/sources/reactome/index.js';
+import { reactomeSource } from '../../sources/reactome/index.js';
 import { reactomeReplay } from '../fixtures/providers/reactomeReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uniprotSource } from '../../catalog/sources/uniprot/index.js';
+import { uniprotSource } from '../../sources/uniprot/index.js';
 import { UNIPROT_PAGED_QUERY, UNIPROT_PAGE2_CURSOR, uniprotReplay } from '../fixtures/providers/uniprotReplay.js';
 import { describeSourceContract, expectToolError, expectValidResult, withReplayedSource, type SourceToolResult } from '../fixtures/sourceContract.js';
 import { startTestGateway } from '../fixtures/testGateway.js';

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { z } from 'zod';
-import { GatewayError, UpstreamClient, messageBytesFor, silentLogger, sizeBoundedFetch, systemClock, type UpstreamTarget } from '../../gateway/index.js';
+import { GatewayError, silentLogger, systemClock } from '../../gateway/core/index.js';
+import { UpstreamClient, messageBytesFor, sizeBoundedFetch, type UpstreamTarget } from '../../gateway/upstream/index.js';
 import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
 import { serveHugeHttp, type HugeHttpServer } from '../fixtures/servers/hugeHttpServer.js';
 

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processStartTicks } from '../../gateway/index.js';
+import { processStartTicks } from '../../gateway/upstream/index.js';
 import { PROCESS_GROUPS_DIR, ProcessGroupFiles } from '../../storage/index.js';
 import { isAlive, spawnCli, waitUntil, type CliProcess } from '../fixtures/cliProcess.js';
 

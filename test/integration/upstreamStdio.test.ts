@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { GatewayError, UpstreamClient, silentLogger, systemClock } from '../../gateway/index.js';
+import { GatewayError, silentLogger, systemClock } from '../../gateway/core/index.js';
+import { UpstreamClient } from '../../gateway/upstream/index.js';
 import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
 
 const serverPath = fileURLToPath(new URL('../fixtures/servers/crashingServer.mjs', import.meta.url));

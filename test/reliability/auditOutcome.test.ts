@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, silentLogger, withAudit, type AuditedRequest, type Handler } from '../../gateway/index.js';
+import { GatewayError, silentLogger } from '../../gateway/core/index.js';
+import { withAudit, type AuditedRequest, type Handler } from '../../gateway/broker/index.js';
 import { FakeClock, MemoryCas, MemoryInvocations, arxivResult, newRequest, rawOf, searchTool } from '../fixtures/brokerDoubles.js';
 
 /** A CAS whose disk is full: every put fails as the file system would. */

@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../storage/index.js';
-import type { Logger } from '../../gateway/index.js';
+import type { Logger } from '../../gateway/core/index.js';
 import { capFileSize, recordingLogger } from './storageFaults.js';
 
 let dir: string;

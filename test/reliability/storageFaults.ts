@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { Logger } from '../../gateway/index.js';
+import type { Logger } from '../../gateway/core/index.js';
 
 /** A logger that keeps warnings and errors (message + fields) for assertions. */
 export function recordingLogger() {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   PIPELINE, compose, withAudit, withCache, withLimit, withNormalize, withPermission, withResolve, withRetry, withSizeLimit,
   withValidation, type Stage,
-} from '../../../gateway/index.js';
+} from '../../../gateway/broker/index.js';
 import { newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
 
 describe('the broker pipeline', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import { GatewayError, silentLogger } from '../../../gateway/core/index.js';
+import { SourceRegistry } from '../../../gateway/registry/index.js';
 import {
-  GatewayError, SourceRegistry, UpstreamClient, silentLogger, withAudit, withNormalize, withResolve, withSizeLimit, withValidation,
-  type AuditedRequest, type Handler, type ResolvedCall, type ToolOutcome,
-} from '../../../gateway/index.js';
+  withAudit, withNormalize, withResolve, withSizeLimit, withValidation, type AuditedRequest, type Handler, type ResolvedCall,
+  type ToolOutcome,
+} from '../../../gateway/broker/index.js';
 import {
   FakeClock, MemoryCas, MemoryInvocations, arxivResult, manifest, newAuditedRequest, newRequest, newResolvedCall, rawOf, testSession,
 } from '../../fixtures/brokerDoubles.js';

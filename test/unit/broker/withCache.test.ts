@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { withCache, type Handler, type ResolvedCall } from '../../../gateway/index.js';
+import { withCache, type Handler, type ResolvedCall } from '../../../gateway/broker/index.js';
 import { FakeClock, arxivResult, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
 
 /** An upstream that answers each call with a fresh result of `sizeBytes`, counting calls. */

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  SourceRegistry, createBroker, silentLogger, withPermission, type GovernedTool, type Handler, type PermissionGate,
-} from '../../../gateway/index.js';
+import { silentLogger } from '../../../gateway/core/index.js';
+import { SourceRegistry, type GovernedTool } from '../../../gateway/registry/index.js';
+import type { PermissionGate } from '../../../gateway/permissions/index.js';
+import { createBroker, withPermission, type Handler } from '../../../gateway/broker/index.js';
 import { FakeClock, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
 import { testBrokerDeps } from '../../fixtures/testBrokerDeps.js';
 import { createGateHarness, pendingRequests, type GateHarness } from '../../fixtures/permissionDoubles.js';

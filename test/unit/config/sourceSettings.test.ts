@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, systemClock } from '../../../gateway/index.js';
+import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/config/index.js';
+import { systemClock } from '../../../gateway/core/index.js';
 
 describe('source settings from the environment', () => {
   it('maps base URL overrides and second hosts by source id', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallDeadline, GatewayError } from '../../../gateway/index.js';
+import { CallDeadline, GatewayError } from '../../../gateway/core/index.js';
 import { FakeClock } from '../../fixtures/brokerDoubles.js';
 
 const timeout = () => new GatewayError('upstream_timeout', 'too slow', { retryable: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getEventListeners } from 'node:events';
-import { linkSignals } from '../../../gateway/index.js';
+import { linkSignals } from '../../../gateway/core/index.js';
 
 describe('linkSignals', () => {
   it('aborts with the reason of the first source that aborts', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomServerSchema, importServersSchema, importToCreateRequests, patchCustomServerSchema } from '../../../catalog/index.js';
-import {
-  GatewayError, applyServerPatch, buildServerConfig, decideConnection, decideEffectiveConnectors, parseInput,
-} from '../../../gateway/index.js';
+import { GatewayError, parseInput } from '../../../gateway/core/index.js';
+import { decideEffectiveConnectors } from '../../../gateway/selection/index.js';
+import { applyServerPatch, buildServerConfig, decideConnection } from '../../../gateway/custom/index.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomServerSchema, decideCustomUrl, importServersSchema, patchCustomServerSchema } from '../../../catalog/index.js';
-import { GatewayError, assertServerSet, buildServerConfig, parseInput } from '../../../gateway/index.js';
+import { GatewayError, parseInput } from '../../../gateway/core/index.js';
+import { assertServerSet, buildServerConfig } from '../../../gateway/custom/customServerEdits.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AGENT_TOOL_NAME, customToolId, deriveCustomTools, toolDefinitionHash } from '../../../gateway/index.js';
+import { AGENT_TOOL_NAME, customToolId, deriveCustomTools, toolDefinitionHash } from '../../../gateway/registry/index.js';
 
 const SOURCE = 'custom-0123456789ab';
 const tool = (name: string, description = 'd', inputSchema: Tool['inputSchema'] = { type: 'object', properties: {} }): Tool => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, applySecretEdits } from '../../../gateway/index.js';
+import { GatewayError } from '../../../gateway/core/index.js';
+import { applySecretEdits } from '../../../gateway/custom/index.js';
 
 const saved = { API_KEY: 'old-api-secret', REGION: 'eu' };
 

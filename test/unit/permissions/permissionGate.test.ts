@@ -1,8 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  CallDeadline, GatewayError, createPermissionGate, dangerousToolCall, silentLogger, EventHub, type AuthorizeInput,
-  type ClientApprover, type PermissionAuthorizationRecord,
-} from '../../../gateway/index.js';
+import { CallDeadline, GatewayError, silentLogger, EventHub, type PermissionAuthorizationRecord } from '../../../gateway/core/index.js';
+import { createPermissionGate, dangerousToolCall, type AuthorizeInput, type ClientApprover } from '../../../gateway/permissions/index.js';
 import { createGateHarness, pendingRequests, MemoryPermissions, MemorySessions, type GateHarness } from '../../fixtures/permissionDoubles.js';
 import { FakeClock } from '../../fixtures/brokerDoubles.js';
 

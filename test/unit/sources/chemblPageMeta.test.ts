@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseChemblPageMeta } from '../../../catalog/sources/chembl/parseChembl.js';
+import { parseChemblPageMeta } from '../../../sources/chembl/parseChembl.js';
 
 const capture = (file: string): unknown =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../fixtures/sources/chembl/${file}`, import.meta.url)), 'utf8'));

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseXml } from '../../../catalog/index.js';
-import { clinvarDate, parseClinvarId } from '../../../catalog/sources/clinvar/clinvarIds.js';
-import { parseClinvarSummary } from '../../../catalog/sources/clinvar/parseClinvarSummary.js';
-import { parseVariationArchives } from '../../../catalog/sources/clinvar/parseVariationArchive.js';
+import { parseXml } from '../../../sources/shared/index.js';
+import { clinvarDate, parseClinvarId } from '../../../sources/clinvar/clinvarIds.js';
+import { parseClinvarSummary } from '../../../sources/clinvar/parseClinvarSummary.js';
+import { parseVariationArchives } from '../../../sources/clinvar/parseVariationArchive.js';
 
 const fixture = (file: string) =>
   readFileSync(fileURLToPath(new URL(`../../fixtures/sources/clinvar/${file}`, import.meta.url)), 'utf8');

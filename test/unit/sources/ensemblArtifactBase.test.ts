@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { artifactBaseUrl } from '../../../catalog/sources/shared/artifactBaseUrl.js';
-import { ensemblManifest } from '../../../catalog/sources/ensembl/manifest.js';
+import { artifactBaseUrl } from '../../../sources/shared/artifactBaseUrl.js';
+import { ensemblManifest } from '../../../sources/ensembl/manifest.js';
 
 const PUBLIC = 'https://rest.ensembl.org';
 const allowed = ensemblManifest.allowedDomains;

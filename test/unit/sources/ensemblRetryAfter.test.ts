@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfterMs } from '../../../catalog/sources/shared/providerError.js';
+import { parseRetryAfterMs } from '../../../sources/shared/providerError.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { accessionOfUid, geoStub, httpsFromFtp, parseGeoAccession } from '../../../catalog/sources/geo/geoIds.js';
-import { supplementaryLinks } from '../../../catalog/sources/geo/geoSoft.js';
+import { accessionOfUid, geoStub, httpsFromFtp, parseGeoAccession } from '../../../sources/geo/geoIds.js';
+import { supplementaryLinks } from '../../../sources/geo/geoSoft.js';
 
 const soft = readFileSync(
   fileURLToPath(new URL('../../fixtures/sources/geo/soft-family-GSE105845-with-suppl-link.soft', import.meta.url)),

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createEutilsClient, eutilsMessageError, parseXml } from '../../../catalog/index.js';
-import { parsePubmedArticles } from '../../../catalog/sources/pubmed/parsePubmedArticles.js';
+import { createEutilsClient, eutilsMessageError, parseXml } from '../../../sources/shared/index.js';
+import { parsePubmedArticles } from '../../../sources/pubmed/parsePubmedArticles.js';
 
 const fixture = (file: string) =>
   readFileSync(fileURLToPath(new URL(`../../fixtures/sources/pubmed/${file}`, import.meta.url)), 'utf8');

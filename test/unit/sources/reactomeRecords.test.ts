@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reactomeExportCandidates, reactomeKind } from '../../../catalog/sources/reactome/reactomeRecords.js';
+import { reactomeExportCandidates, reactomeKind } from '../../../sources/reactome/reactomeRecords.js';
 
 const BASE = 'https://reactome.org/ContentService';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextLinkUrl, parseLinkHeader } from '../../../catalog/sources/shared/linkHeader.js';
+import { nextLinkUrl, parseLinkHeader } from '../../../sources/shared/linkHeader.js';
 
 // UniProt's documented form: the next page only in `Link`, its URL carrying commas in `fields`.
 const UNIPROT_NEXT =

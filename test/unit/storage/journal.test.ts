@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../../storage/index.js';
-import type { Logger } from '../../../gateway/index.js';
+import type { Logger } from '../../../gateway/core/index.js';
 
 let dir: string;
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, sizeBoundedFetch } from '../../../gateway/index.js';
+import { GatewayError } from '../../../gateway/core/index.js';
+import { sizeBoundedFetch } from '../../../gateway/upstream/index.js';
 
 /** A fetch that answers `parts` as the body, one chunk each, without any socket. */
 function answering(parts: string[], contentType: string): typeof fetch {

@@ -1,0 +1,76 @@
+// Measures how soon `scigate stdio` can answer: module loading of the compiled gateway, and the
+// time from spawning `dist/gateway/main.js stdio` to the first byte of its `initialize` answer.
+// Usage: npm run build && node scripts/measureStartup.mjs [runs=7] [path/to/main.js]
+// Wall times swing with machine load; the CPU time of module loading (user + system) swings less.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const runs = Number(process.argv[2] ?? 7);
+const main = process.argv[3] ?? join(root, 'dist/gateway/main.js');
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-probe', version: '0' } },
+});
+
+/** Wall and CPU milliseconds to import the compiled entry point (it only runs when invoked directly). */
+function importMs() {
+  const probe =
+    `const t=performance.now(),c=process.cpuUsage();await import(${JSON.stringify(main)});` +
+    `const u=process.cpuUsage(c);process.stderr.write(JSON.stringify([performance.now()-t,(u.user+u.system)/1000]));`;
+  return run(process.execPath, ['--input-type=module', '-e', probe]).then(({ stderr }) => JSON.parse(stderr.trim()));
+}
+
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', () => resolve({ stderr }));
+  });
+}
+
+/** Milliseconds from spawn to the first byte of the `initialize` answer on stdout. */
+function firstAnswerMs() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scigate-startup-'));
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [main, 'stdio', '--data-dir', dataDir, '--log-level', 'error'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.write(`${initialize}\n`);
+    child.stdout.once('data', () => {
+      const ms = performance.now() - started;
+      child.kill('SIGTERM');
+      child.once('exit', () => {
+        rmSync(dataDir, { recursive: true, force: true });
+        resolve(ms);
+      });
+    });
+    child.on('error', reject);
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const imports = [];
+const answers = [];
+for (let i = 0; i < runs; i++) {
+  imports.push(await importMs());
+  answers.push(await firstAnswerMs());
+}
+console.log(`module loading (import ${main}): median ${median(imports.map((i) => i[0])).toFixed(0)} ms wall, ${median(imports.map((i) => i[1])).toFixed(0)} ms CPU, ${runs} runs`);
+console.log(`spawn → first byte of initialize answer:       median ${median(answers).toFixed(0)} ms of ${runs} runs`);
+console.log(`bare node start (for reference):              median ${median(await bareNode()).toFixed(0)} ms`);
+
+async function bareNode() {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await run(process.execPath, ['-e', '0']);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
