@@ -15,8 +15,9 @@ import { findBuiltinSource, type LimitOverrides, type ToolPrefix } from '../cata
 import { createAdminApp } from '../admin/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
-  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions,
+  LOOPBACK_HOSTS, SecretScrubber, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, scrubbingLogger, sourceChildEnv,
+  sourceDepsFromEnv, sourceLimitsFlag, randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues,
+  type GatewayRuntime, type Logger, type RuntimeOptions,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -54,15 +55,17 @@ export interface RunningGateway {
 }
 
 /** Opens storage, starts the runtime and the HTTP listener (MCP at /mcp, admin at /api). */
-export async function startGateway(config: ServeConfig): Promise<RunningGateway> {
-  await ensurePrivateDir(config.dataDir);
-  const tokenFile = await loadAdminToken(config.dataDir);
-  const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
-  const runtime = await createRuntime(config, storage);
+export async function startGateway(serveConfig: ServeConfig): Promise<RunningGateway> {
+  await ensurePrivateDir(serveConfig.dataDir);
+  const tokenFile = await loadAdminToken(serveConfig.dataDir);
+  const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
+  const config = { ...serveConfig, log };
+  const storage = await openStorage({ dataDir: config.dataDir, log });
+  const runtime = await createRuntime(config, secrets, storage);
   const mcp = createMcpHttpRouter(runtime.downstream);
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLog(config.log));
+  app.use(requestLog(log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token), mcp.router);
@@ -90,19 +93,33 @@ export async function startGateway(config: ServeConfig): Promise<RunningGateway>
   };
 }
 
+/**
+ * The gateway's one secret scrubber and its logger, which scrubs every line: the admin token and
+ * the built-in sources' keys are known from the start, custom servers register theirs as they load.
+ */
+function scrubbedLog(config: Pick<ServeConfig, 'env' | 'log'>, tokens: string[]): { secrets: SecretScrubber; log: Logger } {
+  const secrets = new SecretScrubber();
+  secrets.register('admin-token', () => tokens);
+  secrets.register('source-keys', () => [config.env.NCBI_API_KEY].filter((v): v is string => typeof v === 'string'));
+  return { secrets, log: scrubbingLogger(config.log, secrets) };
+}
+
 /** The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`). */
 function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, token: string, log: Logger) {
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
-    customServers: runtime.customServers, selection: runtime.selection,
+    customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
   });
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>, storage: Awaited<ReturnType<typeof openStorage>>) {
+type RuntimeConfig = Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>;
+
+async function createRuntime(config: RuntimeConfig, secrets: SecretScrubber, storage: Awaited<ReturnType<typeof openStorage>>) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
+    secrets,
     clock: config.clock ?? systemClock,
     newId: randomId,
     version: VERSION,
@@ -197,15 +214,18 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   return 0;
 }
 
-async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<number> {
+async function runStdio(flags: FlagValues, env: Env, rawLog: Logger): Promise<number> {
   const dataDir = resolve(String(flags.dataDir));
   await ensurePrivateDir(dataDir);
+  const tokens: string[] = [];
+  const { secrets, log } = scrubbedLog({ env, log: rawLog }, tokens);
   const storage = await openStorage({ dataDir, log });
   const runtime = await createRuntime(
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
+    secrets,
     storage,
   );
-  const admin = await serveStdioAdmin(flags, runtime, storage, log);
+  const admin = await serveStdioAdmin(flags, runtime, storage, log, tokens);
   await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);
   admin?.close();
   await runtime.close();
@@ -214,11 +234,12 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
 }
 
 /** With --admin-port, approvals and audit stay reachable over HTTP while MCP runs on stdio. */
-async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, log: Logger) {
+async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, log: Logger, tokens: string[]) {
   const port = Number(flags.adminPort ?? 0);
   if (port === 0) return undefined;
   const host = String(flags.host);
   const token = await loadAdminToken(resolve(String(flags.dataDir)));
+  tokens.push(token.token);
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));

@@ -1,6 +1,8 @@
 import { builtinSources, type BuiltinSource, type LimitOverrides, type SourceDeps, type SourceManifest, type ToolPrefix } from '../catalog/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
-import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
+import type {
+  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
+} from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { EventHub, type PermissionStore } from './core/index.js';
@@ -18,7 +20,10 @@ export interface RuntimeOptions {
   sessions: SessionStore;
   invocations: InvocationStore;
   cas: Cas;
+  /** Expected to scrub through `secrets` already (see scrubbingLogger). */
   log: Logger;
+  /** The gateway's one secret scrubber: custom servers register their secrets, the broker and the edges apply it. */
+  secrets: SecretScrubber;
   clock: Clock;
   newId: NewId;
   version: string;
@@ -56,6 +61,8 @@ export interface GatewayRuntime {
   events: EventHub;
   /** Decides dangerous actions. */
   permissionGate: PermissionGate;
+  /** The scrubber every exit applies (the admin API's responses too). */
+  secrets: SecretScrubber;
   close(): Promise<void>;
 }
 
@@ -67,7 +74,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const target: UpstreamTarget = options.isolation.isolate
       ? { kind: 'stdio', command: options.isolation.command, args: [...options.isolation.args, id], env: options.sourceChildEnv(id) }
       : { kind: 'memory', createServer: () => source.createServer(options.sourceDeps(id)) };
-    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), clock: options.clock });
+    const client = new UpstreamClient({ id, target, log: options.log.child({ sourceId: id }), secrets: options.secrets, clock: options.clock });
     registry.add(withOverrides(source.manifest, options.limitOverrides), client);
   }
   for (const extra of options.extraSources ?? []) {
@@ -99,6 +106,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     customServers,
     events,
     permissionGate,
+    secrets: options.secrets,
     close: () => registry.close(),
   };
 }

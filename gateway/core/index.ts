@@ -11,3 +11,5 @@ export * from './parseInput.js';
 export * from './sha256.js';
 export * from './jsonDepth.js';
 export * from './linkedSignal.js';
+export { SecretScrubber, REDACTED, MIN_SECRET_CHARS, type ScrubbingStream } from './secretScrubber.js';
+export { scrubbingLogger } from './scrubbingLogger.js';

@@ -3,7 +3,8 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../core/index.js';
+import type { Logger, SecretScrubber } from '../core/index.js';
+import { stderrLog } from './stderrLog.js';
 
 export interface StdioTargetOptions {
   command: string;
@@ -13,6 +14,8 @@ export interface StdioTargetOptions {
   /** How long a child gets after SIGTERM before SIGKILL. */
   killGraceMs?: number;
   log: Logger;
+  /** Scrubs stderr before it is logged (see stderrLog). */
+  secrets?: SecretScrubber;
 }
 
 /** Every stdio child the gateway runs, so a stopping gateway can kill all their process groups. */
@@ -61,9 +64,9 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onclose?.();
       });
       child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
-      child.stderr!.on('data', (chunk: Buffer) =>
-        this.options.log.debug({ pid: child.pid, stderr: chunk.toString('utf8').slice(0, 2000) }, 'upstream stderr'),
-      );
+      const stderr = stderrLog(this.options.log, child.pid, this.options.secrets);
+      child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
+      child.stderr!.once('end', () => stderr.end());
       child.stdin!.on('error', (error) => this.onerror?.(error));
     });
   }

@@ -1,32 +1,36 @@
 import {
   GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger,
+  type SecretScrubber,
 } from '../../core/index.js';
 import { AuditTrail } from '../auditTrail.js';
-import type { AuditedRequest, Handler, ToolRequest } from '../toolCall.js';
+import type { AuditedRequest, Handler, ToolOutcome, ToolRequest } from '../toolCall.js';
 
 export interface AuditDeps {
   invocations: InvocationStore;
   cas: Cas;
   clock: Clock;
   log: Logger;
+  /** Every configured secret; scrubbed from results and errors before they are stored or returned. */
+  secrets: SecretScrubber;
 }
 
 /**
  * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
  * arguments and its normalized result (or error) in the CAS before the caller hears back. It creates
- * the call's audit trail, which the inner stages report to.
+ * the call's audit trail, which the inner stages report to. Being outermost, it is also the one
+ * place where a secret an upstream echoed (in its result, or in an error message built from its
+ * text) is scrubbed: what is stored and what the caller gets are the same scrubbed ending.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
     const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
     try {
-      const outcome = await next(audited);
-      if (!outcome.result) throw new Error('the pipeline returned no normalized result');
+      const outcome = scrubbedOutcome(deps.secrets, await next(audited));
       await record(deps, audited, startedAt, { result: outcome.result });
       return outcome;
     } catch (thrown) {
-      const error = GatewayError.from(thrown);
+      const error = scrubbedError(deps.secrets, GatewayError.from(thrown));
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
       error.attempts ??= audited.trail.facts().attempts;
       await record(deps, audited, startedAt, { error });
@@ -43,6 +47,26 @@ function canonicalArgumentsOf(args: Record<string, unknown>): string {
   return nestsDeeperThan(args, MAX_ARGUMENT_DEPTH)
     ? JSON.stringify({ refused: `nested more than ${MAX_ARGUMENT_DEPTH} levels deep` })
     : canonicalJson(args);
+}
+
+/** The outcome with secrets replaced; the raw answer is rescanned only when the result held one (custom results copy it). */
+function scrubbedOutcome(secrets: SecretScrubber, outcome: ToolOutcome): ToolOutcome {
+  if (!outcome.result) throw new Error('the pipeline returned no normalized result');
+  const text = JSON.stringify(outcome.result);
+  const scrubbed = secrets.scrub(text);
+  if (scrubbed === text) return outcome;
+  return { ...outcome, result: JSON.parse(scrubbed) as ToolOutcome['result'], raw: secrets.scrubValue(outcome.raw) };
+}
+
+/** The same error with its message and details scrubbed (messages quote upstream text). */
+function scrubbedError(secrets: SecretScrubber, error: GatewayError): GatewayError {
+  const message = secrets.scrub(error.message);
+  const details = error.details === undefined ? undefined : secrets.scrubValue(error.details);
+  if (message === error.message && details === error.details) return error;
+  const { code, retryable, retryAfterMs, attempts } = error;
+  return new GatewayError(code, message, {
+    retryable, cause: error.cause, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(attempts !== undefined ? { attempts } : {}), ...(details ? { details } : {}),
+  });
 }
 
 type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
