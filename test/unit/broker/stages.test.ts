@@ -47,7 +47,7 @@ describe('withAudit', () => {
   it('an error quoting a configured secret is scrubbed in what is stored and what the caller gets', async () => {
     const d = deps();
     d.secrets.register('custom-1', () => ['Bearer tok-3f9a8e7d']);
-    const echoed = new GatewayError('upstream_error', 'custom-1 answered: bad credentials Bearer tok-3f9a8e7d', { details: { header: 'tok-3f9a8e7d' } });
+    const echoed = new GatewayError('upstream_error', 'custom-1 answered: bad credentials Bearer tok-3f9a8e7d', { details: { header: 'Bearer tok-3f9a8e7d' } });
     const thrown = (await withAudit(d)(fails(echoed))(newRequest()).catch((e: unknown) => e)) as GatewayError;
     expect(thrown).toMatchObject({ code: 'upstream_error', message: 'custom-1 answered: bad credentials [redacted]' });
     const stored = d.cas.blobs.get(d.invocations.rows[0]!.casHash!)!.toString();
