@@ -1,9 +1,12 @@
 import { Router } from 'express';
-import { GatewayError, type Broker, type SourceEntry, type SourceRegistry } from '../gateway/index.js';
+import { GatewayError, type Broker, type SecretScrubber, type SourceEntry, type SourceRegistry } from '../gateway/index.js';
+import { scrubbedJson } from './scrubbedJson.js';
 
 export interface CatalogRoutesDeps {
   registry: SourceRegistry;
   broker: Broker;
+  /** Discovery errors quote upstreams: every answer is scrubbed. */
+  secrets: SecretScrubber;
 }
 
 /** The source catalog: what exists, what discovery found, what is hidden and why, limiter state. */
@@ -14,6 +17,7 @@ export function catalogRoutes(deps: CatalogRoutesDeps): Router {
     if (!entry) throw new GatewayError('not_found', `No source ${id.slice(0, 80)}; list them with GET /api/catalog/sources.`);
     return entry;
   };
+  router.use('/catalog', scrubbedJson(deps.secrets));
 
   router.get('/catalog/sources', (_req, res) => {
     res.json({ sources: deps.registry.sources().map(summary) });

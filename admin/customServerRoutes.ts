@@ -1,18 +1,23 @@
 import { Router, type RequestHandler } from 'express';
 import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
-import { GatewayError, parseInput, type CustomServers } from '../gateway/index.js';
+import { GatewayError, parseInput, type CustomServers, type SecretScrubber } from '../gateway/index.js';
+import { scrubbedJson } from './scrubbedJson.js';
 
 export interface CustomServerRoutesDeps {
   customServers: CustomServers;
+  /** Connection, discovery and Inspector answers quote upstreams: every answer is scrubbed. */
+  secrets: SecretScrubber;
 }
 
 /**
  * Custom MCP servers (GATEWAY.md §10): list, create, update, delete, import, connection test,
- * tool acceptance and the Inspector. Env/header values never appear in a response.
+ * tool acceptance and the Inspector. Env/header values never appear in a response: the views leave
+ * them out, and what upstreams said is scrubbed.
  */
 export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   const router = Router();
   const servers = deps.customServers;
+  router.use('/mcp/servers', scrubbedJson(deps.secrets));
 
   router.get('/mcp/servers', (_req, res) => {
     res.json({ servers: servers.list() });

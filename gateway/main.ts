@@ -15,8 +15,10 @@ import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../catalog/ind
 import { findBuiltinSource } from '../sources/index.js';
 import { ProcessGroupFiles, ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine, reapLeftoverGroups, recordProcessGroupsIn, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag,
-  randomId, requestLog, requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type RuntimeOptions, type SessionLimits,
+  LOOPBACK_HOSTS, SecretScrubber, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
+  reapLeftoverGroups, recordProcessGroupsIn, scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, randomId, requestLog,
+  requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
+  type RuntimeOptions, type SessionLimits,
 } from './index.js';
 
 const VERSION = '0.1.0';
@@ -58,21 +60,24 @@ export interface RunningGateway {
 }
 
 /** Opens storage, starts the runtime and the HTTP listener (MCP at /mcp, admin at /api). */
-export async function startGateway(config: ServeConfig): Promise<RunningGateway> {
-  await ensurePrivateDir(config.dataDir);
-  const tokenFile = await loadAdminToken(config.dataDir);
-  const storage = await openStorage({ dataDir: config.dataDir, log: config.log });
-  await takeOverProcessGroups(config.dataDir, config.log);
+export async function startGateway(serveConfig: ServeConfig): Promise<RunningGateway> {
+  await ensurePrivateDir(serveConfig.dataDir);
+  const tokenFile = await loadAdminToken(serveConfig.dataDir);
+  const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
+  const config = { ...serveConfig, log };
+  const storage = await openStorage({ dataDir: config.dataDir, log });
+  await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
-  const runtime = await createRuntime(config, storage, { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening });
+  const urlPolicy = { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening };
+  const runtime = await createRuntime(config, storage, { secrets, urlPolicy });
   // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
   await runtime.registry.settled();
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
   const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLog(config.log));
+  app.use(requestLog(log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
   if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
@@ -112,6 +117,17 @@ async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void
 }
 
 /**
+ * The gateway's one secret scrubber and its logger, which scrubs every line: the admin token and
+ * the built-in sources' keys are known from the start, custom servers register theirs as they load.
+ */
+function scrubbedLog(config: Pick<ServeConfig, 'env' | 'log'>, tokens: string[]): { secrets: SecretScrubber; log: Logger } {
+  const secrets = new SecretScrubber();
+  secrets.register('admin-token', () => tokens);
+  secrets.register('source-keys', () => [config.env.NCBI_API_KEY].filter((v): v is string => typeof v === 'string'));
+  return { secrets, log: scrubbingLogger(config.log, secrets) };
+}
+
+/**
  * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
  * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
  */
@@ -120,7 +136,7 @@ async function adminAppFor(runtime: GatewayRuntime, storage: Awaited<ReturnType<
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
-    customServers: runtime.customServers, selection: runtime.selection,
+    customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
   });
 }
 
@@ -131,10 +147,17 @@ function listenerHosts(host: string): string[] {
   return [host, ...addresses];
 }
 
-async function createRuntime(config: Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>, storage: Awaited<ReturnType<typeof openStorage>>, urlPolicy: CustomUrlPolicy) {
+type RuntimeConfig = Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolPrefix' | 'fetch' | 'sourceLimits' | 'extraSources' | 'approvalTimeoutMs' | 'elicitation' | 'clock'>;
+
+async function createRuntime(
+  config: RuntimeConfig,
+  storage: Awaited<ReturnType<typeof openStorage>>,
+  { secrets, urlPolicy }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy },
+) {
   return createGatewayRuntime({
     ...storage,
     log: config.log,
+    secrets,
     clock: config.clock ?? systemClock,
     newId: randomId,
     version: VERSION,
@@ -231,17 +254,19 @@ async function runServe(flags: FlagValues, env: Env, log: Logger): Promise<numbe
   return 0;
 }
 
-async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<number> {
+async function runStdio(flags: FlagValues, env: Env, rawLog: Logger): Promise<number> {
   const dataDir = resolve(String(flags.dataDir));
   await ensurePrivateDir(dataDir);
+  const tokens: string[] = [];
+  const { secrets, log } = scrubbedLog({ env, log: rawLog }, tokens);
   const storage = await openStorage({ dataDir, log });
   await takeOverProcessGroups(dataDir, log);
   const runtime = await createRuntime(
     { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
     storage,
-    { allowPrivate: flags.allowPrivateUrls === true },
+    { secrets, urlPolicy: { allowPrivate: flags.allowPrivateUrls === true } },
   );
-  const admin = await serveStdioAdmin(flags, runtime, storage, log);
+  const admin = await serveStdioAdmin(flags, runtime, storage, log, tokens);
   await Promise.race([serveStdio({ ...runtime.downstream, projectId: String(flags.project) }), stopSignal()]);
   admin?.close();
   await runtime.close();
@@ -250,12 +275,13 @@ async function runStdio(flags: FlagValues, env: Env, log: Logger): Promise<numbe
 }
 
 /** With --admin-port, approvals and audit stay reachable over HTTP while MCP runs on stdio. */
-async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, log: Logger) {
+async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Awaited<ReturnType<typeof openStorage>>, log: Logger, tokens: string[]) {
   const port = Number(flags.adminPort ?? 0);
   if (port === 0) return undefined;
   const host = String(flags.host);
   const token = await loadAdminToken(resolve(String(flags.dataDir)));
   const { default: express } = await import('express');
+  tokens.push(token.token);
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));

@@ -1,7 +1,9 @@
 import type { CustomUrlPolicy, LimitOverrides, SourceManifest, ToolPrefix } from '../catalog/index.js';
 import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
-import type { Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SessionStore, SettingsStore } from './core/index.js';
+import type {
+  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
+} from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { EventHub, type PermissionStore } from './core/index.js';
@@ -19,7 +21,10 @@ export interface RuntimeOptions {
   sessions: SessionStore;
   invocations: InvocationStore;
   cas: Cas;
+  /** Expected to scrub through `secrets` already (see scrubbingLogger). */
   log: Logger;
+  /** The gateway's one secret scrubber: custom servers register their secrets, the broker and the edges apply it. */
+  secrets: SecretScrubber;
   clock: Clock;
   newId: NewId;
   version: string;
@@ -57,6 +62,8 @@ export interface GatewayRuntime {
   events: EventHub;
   /** Decides dangerous actions. */
   permissionGate: PermissionGate;
+  /** The scrubber every exit applies (the admin API's responses too). */
+  secrets: SecretScrubber;
   close(): Promise<void>;
 }
 
@@ -71,7 +78,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       : { kind: 'memory', createServer: () => lazySourceServer(source, () => options.sourceDeps(id), log) };
     const manifest = withOverrides(source.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
-    const client = new UpstreamClient({ id, target, log, clock: options.clock, maxMessageBytes });
+    const client = new UpstreamClient({ id, target, log, secrets: options.secrets, clock: options.clock, maxMessageBytes });
     registry.add(manifest, client);
   }
   for (const extra of options.extraSources ?? []) {
@@ -107,6 +114,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     customServers,
     events,
     permissionGate,
+    secrets: options.secrets,
     close: () => registry.close(),
   };
 }

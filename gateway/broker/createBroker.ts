@@ -1,5 +1,5 @@
 import type { McpToolResult } from '../../catalog/index.js';
-import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger } from '../core/index.js';
+import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger, SecretScrubber } from '../core/index.js';
 import type { PermissionGate } from '../permissions/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
@@ -30,6 +30,8 @@ export interface BrokerDeps {
   permissionGate: PermissionGate;
   /** The Session's effective connector selection (Session → Project → global). */
   connectors: ConnectorSelectionReader;
+  /** The gateway's one secret scrubber (what the audit stores and callers get is scrubbed). */
+  secrets: SecretScrubber;
   cache?: CacheOptions;
 }
 

@@ -24,3 +24,6 @@ export { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
 export { linkSignals } from './linkedSignal.js';
 export { requireSession } from './requireSession.js';
 export type { ProcessGroupEntry, ProcessGroupRecord } from './processGroupRecord.js';
+export { SecretScrubber, REDACTED, MIN_SECRET_CHARS } from './secretScrubber.js';
+export type { ScrubbingStream } from './secretScrubber.js';
+export { scrubbingLogger } from './scrubbingLogger.js';

@@ -1,9 +1,8 @@
 import type { CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
-import { GatewayError, type Clock, type Logger } from '../core/index.js';
+import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { customToolId, deriveCustomTools } from '../registry/index.js';
 import { UpstreamClient, type UpstreamTarget } from '../upstream/index.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
-import { redactingLogger } from './redactingLogger.js';
 
 export interface ConnectionCheck {
   name: 'configuration' | 'connect' | 'list_tools' | 'input_schemas';
@@ -34,6 +33,7 @@ export interface ConnectionTestOptions {
   toolPrefix: ToolPrefix;
   clock: Clock;
   log: Logger;
+  secrets: SecretScrubber;
 }
 
 /**
@@ -42,27 +42,41 @@ export interface ConnectionTestOptions {
  * changes no enablement; a STDIO server's program does run for the probe.
  */
 export async function runConnectionTest(options: ConnectionTestOptions): Promise<ConnectionTestResult> {
-  const { config, clock } = options;
+  const { config, clock, secrets } = options;
   const startedAt = clock.now();
   const checks: ConnectionCheck[] = [];
-  let tools: TestedTool[] = [];
-  const target = resolveTarget(options, checks);
-  if (target) {
-    const client = new UpstreamClient({
-      id: config.id,
-      target,
-      log: redactingLogger(options.log.child({ sourceId: config.id, probe: true }), () => secretValuesOf(config, options.environment)),
-      clock,
-      connectTimeoutMs: config.timeoutSeconds * 1000,
-    });
-    try {
-      tools = await probe(client, options, checks);
-    } finally {
-      await client.close();
-    }
+  // The probe's own config is registered while it runs: an edit saved meanwhile replaces the
+  // server's registration, and the probe's messages may still quote the older values.
+  const owner = `${config.id}#probe-${++probeCount}`;
+  secrets.register(owner, () => secretValuesOf(config, options.environment));
+  try {
+    const target = resolveTarget(options, checks);
+    const tools = target ? await probeTarget(target, options, checks) : [];
+    const endedAt = clock.now();
+    const result = { ok: checks.every((c) => c.ok), checks, tools, durationMs: endedAt - startedAt, testedAt: new Date(endedAt).toISOString() };
+    return secrets.scrubValue(result);
+  } finally {
+    secrets.forget(owner);
   }
-  const endedAt = clock.now();
-  return { ok: checks.every((c) => c.ok), checks, tools, durationMs: endedAt - startedAt, testedAt: new Date(endedAt).toISOString() };
+}
+
+let probeCount = 0;
+
+async function probeTarget(target: UpstreamTarget, options: ConnectionTestOptions, checks: ConnectionCheck[]): Promise<TestedTool[]> {
+  const { config } = options;
+  const client = new UpstreamClient({
+    id: config.id,
+    target,
+    log: options.log.child({ sourceId: config.id, probe: true }),
+    secrets: options.secrets,
+    clock: options.clock,
+    connectTimeoutMs: config.timeoutSeconds * 1000,
+  });
+  try {
+    return await probe(client, options, checks);
+  } finally {
+    await client.close();
+  }
 }
 
 function resolveTarget(options: ConnectionTestOptions, checks: ConnectionCheck[]): UpstreamTarget | undefined {

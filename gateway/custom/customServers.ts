@@ -3,7 +3,9 @@ import {
   type CustomUrlPolicy, type ImportServers, type InspectToolRequest, type PatchCustomServer, type ToolPrefix,
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
-import { GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SessionStore } from '../core/index.js';
+import {
+  GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SecretScrubber, type SessionStore,
+} from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
 import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
@@ -11,7 +13,6 @@ import { runConnectionTest, type ConnectionTestResult } from './connectionTest.j
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
-import { redactingLogger } from './redactingLogger.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 
 export interface CustomServersDeps {
@@ -24,10 +25,13 @@ export interface CustomServersDeps {
   environment: GatewayEnvironment;
   toolPrefix: ToolPrefix;
   clock: Clock;
+  /** Already scrubbing: every line passes through `secrets`. */
   log: Logger;
   newId: NewId;
   /** Where http/sse servers may point (SSRF policy); private ranges refused when absent. */
   urlPolicy?: CustomUrlPolicy;
+  /** The gateway's one scrubber; each server registers its env, header and URL secrets there. */
+  secrets: SecretScrubber;
 }
 
 interface ServerState {
@@ -119,6 +123,7 @@ export class CustomServers {
         throw error;
       });
       state.revision += 1;
+      this.deps.secrets.forget(id);
       await this.deps.registry.remove(id);
       await this.deps.selection.forgetSource(id);
       this.deps.log.info({ sourceId: id }, 'custom MCP server deleted');
@@ -146,8 +151,8 @@ export class CustomServers {
   async test(id: string): Promise<ConnectionTestResult> {
     const state = this.stateOf(id);
     const revision = state.revision;
-    const { environment, toolPrefix, clock, log } = this.deps;
-    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log });
+    const { environment, toolPrefix, clock, log, secrets } = this.deps;
+    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log, secrets });
     if (state.revision === revision && this.states.get(id) === state) state.lastTest = result;
     return result;
   }
@@ -173,10 +178,12 @@ export class CustomServers {
     const config = state.config;
     const revision = state.revision;
     const manifest = customSourceManifest(config);
+    this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
     const client = new UpstreamClient({
       id: config.id,
       target: () => resolveCustomTarget(config, this.deps.environment),
-      log: redactingLogger(this.deps.log.child({ sourceId: config.id }), () => secretValuesOf(config, this.deps.environment)),
+      log: this.deps.log.child({ sourceId: config.id }),
+      secrets: this.deps.secrets,
       clock: this.deps.clock,
       connectTimeoutMs: config.timeoutSeconds * 1000,
       maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),

@@ -40,12 +40,47 @@ function resolveValues(field: string, values: Record<string, string>, environmen
   );
 }
 
-/** Every env/header value of a server, and what its `$NAME` references resolve to: what logs must never show. */
+/**
+ * Every secret a server's config carries, as it can show up in output: env and header values (with
+ * their `$NAME` references resolved, the reference itself is no secret), the credential after an
+ * auth scheme (`Bearer <token>`), and the userinfo and key-like query values of its URL.
+ */
 export function secretValuesOf(config: CustomServerConfig, environment: GatewayEnvironment): string[] {
-  const values = Object.values(config.transport === 'stdio' ? config.env : config.headers);
-  const resolved = values.map((value) => {
+  const configured = Object.values(config.transport === 'stdio' ? config.env : config.headers);
+  const values = configured.map((value) => {
     const match = REFERENCE.exec(value);
-    return match ? environment[match[1] ?? match[2]!] : undefined;
+    return match ? environment[match[1] ?? match[2]!] : value;
   });
-  return [...values, ...resolved].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  const credentials = values.map((value) => (value === undefined ? undefined : AUTH_SCHEME.exec(value)?.[1]));
+  const inUrl = config.transport === 'stdio' ? [] : urlSecretsOf(config.url);
+  return [...values, ...credentials, ...inUrl].filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
+/** `Bearer abc…`, `Basic …`, `Token …`: an upstream may echo the credential without its scheme. */
+const AUTH_SCHEME = /^[A-Za-z][A-Za-z0-9_-]*\s+(\S+)$/;
+
+/** Query parameter names whose values are credentials (`api_key`, `access_token`, `X-Amz-Signature`, …). */
+const KEY_LIKE_PARAM = /(?:^|[-_.])(?:key|apikey|token|secret|password|passwd|pwd|sig|signature|credential|credentials|auth|session|code)$/i;
+
+/** The userinfo and the key-like query values of a URL, decoded and as written. */
+export function urlSecretsOf(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const found = [parsed.username, parsed.password].flatMap((part) => [part, safeDecode(part)]);
+  for (const [name, value] of parsed.searchParams) {
+    if (KEY_LIKE_PARAM.test(name)) found.push(value, encodeURIComponent(value));
+  }
+  return found.filter((v) => v.length > 0);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -3,10 +3,11 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Logger } from '../core/index.js';
+import { GatewayError, type Logger, type SecretScrubber } from '../core/index.js';
 import { BoundedLineReader } from './boundedLineReader.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
+import { stderrLog } from './stderrLog.js';
 
 export interface StdioTargetOptions {
   command: string;
@@ -20,6 +21,8 @@ export interface StdioTargetOptions {
   /** Upstream id, for error messages. */
   id: string;
   log: Logger;
+  /** Scrubs stderr before it is logged (see stderrLog). */
+  secrets?: SecretScrubber;
 }
 
 /**
@@ -67,9 +70,9 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once('exit', (code, signal) => this.exited(child, code, signal));
       child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
-      child.stderr!.on('data', (chunk: Buffer) =>
-        this.options.log.debug({ pid: child.pid, stderr: chunk.toString('utf8').slice(0, 2000) }, 'upstream stderr'),
-      );
+      const stderr = stderrLog(this.options.log, child.pid, this.options.secrets);
+      child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
+      child.stderr!.once('end', () => stderr.end());
       child.stdin!.on('error', (error) => this.onerror?.(error));
       // The watchdog's end never carries data; an error on ours (child gone) is not the gateway's problem.
       (child.stdio[3] as NodeJS.ReadableStream | null)?.on('error', () => {});

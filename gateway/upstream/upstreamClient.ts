@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Clock, type Logger } from '../core/index.js';
+import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
@@ -17,6 +17,8 @@ export interface UpstreamClientOptions {
   /** Where the server is; a function is called at each connect (custom servers resolve `$NAME` values then). */
   target: UpstreamTarget | (() => UpstreamTarget);
   log: Logger;
+  /** Scrubs a stdio server's stderr before it is logged, even a secret split across two chunks. */
+  secrets?: SecretScrubber;
   clock: Clock;
   /** Longest wait for connect + initialize (default 30 s). */
   connectTimeoutMs?: number;
@@ -208,7 +210,10 @@ export class UpstreamClient {
     });
     switch (target.kind) {
       case 'stdio':
-        return new ProcessGroupStdioTransport({ ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log });
+        return new ProcessGroupStdioTransport({
+          ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log,
+          ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+        });
       case 'http':
         return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers));
       case 'sse':

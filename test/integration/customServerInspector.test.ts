@@ -49,7 +49,10 @@ describe('the Inspector', () => {
   it('the stdio program sees $NAME env values resolved from the gateway environment', async () => {
     const response = await inspect({ sessionId, toolId: toolId('get-env') });
     expect(response.body.ok).toBe(true);
-    expect(JSON.parse(response.body.raw.content[0].text)).toMatchObject({ INSPECTED_VALUE: 'resolved-at-connect-31' });
+    // The resolved value is a secret, so the Inspector shows it scrubbed; an unresolved `$NAME`
+    // reference is no secret and would show as written.
+    expect(JSON.parse(response.body.raw.content[0].text)).toMatchObject({ INSPECTED_VALUE: '[redacted]' });
+    expect(response.text).not.toContain('resolved-at-connect-31');
   });
 
   it('a failing call is HTTP 200 with ok false and the error, and is audited too', async () => {

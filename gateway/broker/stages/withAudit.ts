@@ -1,7 +1,9 @@
 import {
   GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger,
+  type SecretScrubber,
 } from '../../core/index.js';
 import { AuditTrail } from '../auditTrail.js';
+import { scrubbedError, scrubbedOutcome } from '../scrubEnding.js';
 import type { AuditedRequest, Handler, ToolOutcome, ToolRequest } from '../toolCall.js';
 
 export interface AuditDeps {
@@ -9,6 +11,8 @@ export interface AuditDeps {
   cas: Cas;
   clock: Clock;
   log: Logger;
+  /** Every configured secret; scrubbed from results and errors before they are stored or returned. */
+  secrets: SecretScrubber;
 }
 
 type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
@@ -17,7 +21,8 @@ type Ending = { result: unknown; error?: undefined } | { error: GatewayError; re
  * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
  * arguments and its normalized result (or error) in the CAS before the caller hears back. It creates
  * the call's audit trail, which the inner stages report to. What the client hears is what the audit
- * holds: an outcome that cannot be stored is answered `storage_unavailable`.
+ * holds: the same ending, with every configured secret an upstream echoed scrubbed out, and an
+ * outcome that cannot be stored is answered `storage_unavailable`.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
   return (next) => async (request) => {
@@ -26,11 +31,10 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
     let ending: Ending;
     let outcome: ToolOutcome | undefined;
     try {
-      outcome = await next(audited);
-      if (!outcome.result) throw new Error('the pipeline returned no normalized result');
+      outcome = scrubbedOutcome(deps.secrets, await next(audited));
       ending = { result: outcome.result };
     } catch (thrown) {
-      const error = GatewayError.from(thrown);
+      const error = scrubbedError(deps.secrets, GatewayError.from(thrown));
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
       error.attempts ??= audited.trail.facts().attempts;
       ending = { error };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { GatewayError, silentLogger } from '../../../gateway/core/index.js';
+import { GatewayError, SecretScrubber, silentLogger } from '../../../gateway/core/index.js';
 import { SourceRegistry } from '../../../gateway/registry/index.js';
 import {
   withAudit, withNormalize, withResolve, withSizeLimit, withValidation, type AuditedRequest, type Handler, type ResolvedCall,
@@ -13,7 +13,7 @@ const ok = <Call = ResolvedCall>(outcome: ToolOutcome): Handler<Call> => vi.fn(a
 const fails = (error: unknown): Handler<AuditedRequest> => vi.fn(async () => Promise.reject(error));
 
 describe('withAudit', () => {
-  const deps = () => ({ invocations: new MemoryInvocations(), cas: new MemoryCas(), clock: new FakeClock(), log: silentLogger });
+  const deps = () => ({ invocations: new MemoryInvocations(), cas: new MemoryCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber() });
 
   it('passes the outcome through and writes one ok row plus the result and arguments in the CAS', async () => {
     const d = deps();
@@ -44,6 +44,28 @@ describe('withAudit', () => {
     ]);
     const stored = d.cas.blobs.get(d.invocations.rows[1]!.casHash!)!.toString();
     expect(stored).not.toContain('secret detail');
+  });
+
+  it('an error quoting a configured secret is scrubbed in what is stored and what the caller gets', async () => {
+    const d = deps();
+    d.secrets.register('custom-1', () => ['Bearer tok-3f9a8e7d']);
+    const echoed = new GatewayError('upstream_error', 'custom-1 answered: bad credentials Bearer tok-3f9a8e7d', { details: { header: 'Bearer tok-3f9a8e7d' } });
+    const thrown = (await withAudit(d)(fails(echoed))(newRequest()).catch((e: unknown) => e)) as GatewayError;
+    expect(thrown).toMatchObject({ code: 'upstream_error', message: 'custom-1 answered: bad credentials [redacted]' });
+    const stored = d.cas.blobs.get(d.invocations.rows[0]!.casHash!)!.toString();
+    expect(stored).toContain('[redacted]');
+    expect(stored).not.toContain('tok-3f9a8e7d');
+    expect(JSON.stringify(thrown.toJSON())).not.toContain('tok-3f9a8e7d');
+  });
+
+  it('a result echoing a secret is stored and returned scrubbed, its raw answer too', async () => {
+    const d = deps();
+    d.secrets.register('custom-1', () => ['key-"quoted"-77']);
+    const leaky = arxivResult({ warnings: ['upstream said key-"quoted"-77'] });
+    const outcome = await withAudit(d)(ok({ raw: rawOf(leaky), result: leaky }))(newRequest());
+    expect(outcome.result!.warnings).toEqual(['upstream said [redacted]']);
+    expect(JSON.stringify(outcome.raw)).not.toContain('quoted');
+    expect(d.cas.blobs.get(d.invocations.rows[0]!.casHash!)!.toString()).not.toContain('quoted');
   });
 
   it('a cancellation is recorded as cancelled, not as an error', async () => {
