@@ -79,7 +79,11 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   app.disable('x-powered-by');
   app.use(requestLog(log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
-  if (loopback || config.allowedHosts.length > 0) app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...config.allowedHosts]));
+  if (loopback || config.allowedHosts.length > 0) {
+    const hosts = [...LOOPBACK_HOSTS, ...config.allowedHosts];
+    app.use('/mcp', requireAllowedHost(hosts, { jsonRpc: true }));
+    app.use(requireAllowedHost(hosts));
+  }
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
   app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { json, type RequestHandler } from 'express';
+import { json, type RequestHandler, type Response } from 'express';
 import { GatewayError } from '../core/index.js';
-import { sendHttpError } from './httpErrors.js';
+import { httpStatusOf, sendHttpError } from './httpErrors.js';
 
 /** Hosts a loopback-bound gateway answers to; anything else is a DNS-rebinding attempt. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -28,16 +28,15 @@ export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}
         ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
         : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
     );
-    if (options.jsonRpc) res.status(401).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message, data: { code: error.code } }, id: null });
-    else sendHttpError(res, error);
+    refuse(res, error, options);
   };
 }
 
 /**
  * Rejects requests whose Host or Origin is not an allowed host name (DNS-rebinding protection):
- * 403 with a JSON error that names the setting to change.
+ * 403 with a JSON error that names the setting to change (a JSON-RPC error with `jsonRpc`).
  */
-export function requireAllowedHost(allowedHosts: readonly string[]): RequestHandler {
+export function requireAllowedHost(allowedHosts: readonly string[], options: { jsonRpc?: boolean } = {}): RequestHandler {
   const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return (req, res, next) => {
     const host = hostnameOf(req.headers.host);
@@ -45,8 +44,14 @@ export function requireAllowedHost(allowedHosts: readonly string[]): RequestHand
     const originHost = origin === undefined ? undefined : hostnameOf(safeOriginHost(origin));
     if (host && allowed.has(host) && (origin === undefined || (originHost && allowed.has(originHost)))) return next();
     const shown = (origin ?? req.headers.host ?? '').slice(0, 100);
-    sendHttpError(res, new GatewayError('forbidden', `Host "${shown}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`));
+    refuse(res, new GatewayError('forbidden', `Host "${shown}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`), options);
   };
+}
+
+/** A guard's refusal in the admin shape, or as a JSON-RPC error (gateway code in `data`) at the /mcp edge. */
+function refuse(res: Response, error: GatewayError, options: { jsonRpc?: boolean }): void {
+  if (!options.jsonRpc) return sendHttpError(res, error);
+  res.status(httpStatusOf(error.code)).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message, data: { code: error.code } }, id: null });
 }
 
 /**

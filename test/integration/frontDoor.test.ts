@@ -72,6 +72,8 @@ describe('the /mcp front door', () => {
   it('a foreign Host (DNS rebinding) gets 403 naming the setting to change', async () => {
     const response = await postWithHost('evil.example.com');
     expect(response.status).toBe(403);
+    // /mcp answers in JSON-RPC only, even when the request never gets past the guard.
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, data: { code: 'forbidden' } }, id: null });
     expect(JSON.parse(response.body).error.message).toContain('--allowed-hosts');
     const ok = await postWithHost(`localhost:${new URL(gateway.mcpUrl).port}`);
     expect(ok.status).toBe(200);
