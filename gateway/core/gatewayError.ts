@@ -1,4 +1,4 @@
-import { boundText, isErrorCode, type ErrorCode } from '../../catalog/index.js';
+import { boundText, type ErrorCode } from '../../catalog/index.js';
 
 /** Longest message a client ever sees; provider and upstream texts are cut to this. */
 export const MAX_ERROR_MESSAGE_CHARS = 500;

@@ -1,27 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { startTestGateway } from '../fixtures/testGateway.js';
+import type { AdminApi } from '../fixtures/custom/adminApi.js';
+import { useRestartableGateways } from '../fixtures/restartableGateways.js';
 
 const definitionServer = fileURLToPath(new URL('../fixtures/servers/definitionServer.mjs', import.meta.url));
-const running: TestGateway[] = [];
-let dir: string | undefined;
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((g) => g.dispose()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<{ gateway: TestGateway; api: AdminApi }> {
-  const gateway = await startTestGateway({}, dir);
-  running.push(gateway);
-  return { gateway, api: adminApi(gateway) };
-}
+const { freshDir, start } = useRestartableGateways('scigate-gateway-');
 
 /** Discovery after a restart runs in the background; poll the server's state (bounded). */
 async function discovered(api: AdminApi, id: string): Promise<any> {
@@ -35,7 +23,7 @@ async function discovered(api: AdminApi, id: string): Promise<any> {
 
 describe('restart recovery', () => {
   it('config, ids, secrets and selections survive a restart; tools are rediscovered, accepted definitions stay pinned', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-restart-'));
+    const dir = await freshDir();
     const first = await start();
     const descriptionFile = join(dir, 'greet.txt');
     await writeFile(descriptionFile, 'Greets before the restart');
@@ -46,7 +34,6 @@ describe('restart recovery', () => {
     await first.api.post('/api/projects', { id: 'lab', connectors: [everything.id] });
     const before = (await first.api.get('/api/mcp/servers')).body.servers.map((s: any) => [s.id, s.name, s.transport, s.enabled, s.timeoutSeconds]);
     await first.gateway.dispose();
-    running.splice(0);
     await writeFile(descriptionFile, 'Greets after the restart, differently');
 
     const second = await start();
@@ -70,11 +57,10 @@ describe('restart recovery', () => {
   });
 
   it('a wrong model-secrets.key stops start-up with a clear error instead of an empty configuration', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-wrongkey-'));
+    const dir = await freshDir();
     const first = await start();
     await first.api.post('/api/mcp/servers', { name: 'Saved', transport: 'stdio', command: 'node' });
     await first.gateway.dispose();
-    running.splice(0);
     const original = await readFile(join(dir, 'model-secrets.key'));
     await writeFile(join(dir, 'model-secrets.key'), randomBytes(32));
     await expect(startTestGateway({}, dir)).rejects.toThrow(/Cannot decrypt .*custom-mcp-servers\.enc with .*model-secrets\.key/);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { randomId, silentLogger, type SessionStore } from '../../gateway/core/index.js';
+import { randomId } from '../../gateway/core/index.js';
 import { createDownstreamServer } from '../../gateway/listener/index.js';
 import { fixtureBytes, startReplayServer } from '../fixtures/providers/replayServer.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';

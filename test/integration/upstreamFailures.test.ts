@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import type { AdminApi } from '../fixtures/custom/adminApi.js';
+import { useRestartableGateways } from '../fixtures/restartableGateways.js';
 
 const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
-const running: TestGateway[] = [];
-let dir: string | undefined;
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((g) => g.dispose()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<{ gateway: TestGateway; api: AdminApi }> {
-  const gateway = await startTestGateway({}, dir);
-  running.push(gateway);
-  return { gateway, api: adminApi(gateway) };
-}
+const { freshDir, start } = useRestartableGateways('scigate-gateway-');
 
 /** Polls the server's status until `done` holds (bounded: 60 s). */
 async function statusUntil(api: AdminApi, id: string, done: (server: any) => boolean): Promise<any> {
@@ -35,7 +22,7 @@ const startsIn = async (path: string) => (await readFile(path, 'utf8').catch(() 
 
 describe('a flooding custom server', () => {
   it('is retried with backoff, then disabled after 5 failures in a row with the reason in its status; the gateway stays up and a restart leaves it off', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-flood-'));
+    const dir = await freshDir();
     const startLog = join(dir, 'starts.log');
     const first = await start();
     const created = await first.api.post('/api/mcp/servers', {
@@ -56,7 +43,6 @@ describe('a flooding custom server', () => {
     expect((await first.api.get('/api/mcp/servers')).status).toBe(200);
 
     await first.gateway.dispose();
-    running.splice(0);
     const second = await start();
     const after = (await second.api.get(`/api/mcp/servers/${id}`)).body.server;
     expect(after).toMatchObject({ enabled: false, connection: { state: 'disabled' } });

@@ -6,7 +6,7 @@ import {
   type ToolOutcome,
 } from '../../../gateway/broker/index.js';
 import {
-  FakeClock, MemoryCas, MemoryInvocations, arxivResult, manifest, newAuditedRequest, newRequest, newResolvedCall, rawOf, testSession,
+  FakeClock, MemoryCas, MemoryInvocations, arxivResult, manifest, newAuditedRequest, newRequest, newResolvedCall, rawOf,
 } from '../../fixtures/brokerDoubles.js';
 
 const ok = <Call = ResolvedCall>(outcome: ToolOutcome): Handler<Call> => vi.fn(async () => outcome);

@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomServerSchema, importServersSchema, importToCreateRequests, patchCustomServerSchema } from '../../../catalog/index.js';
-import { GatewayError, parseInput } from '../../../gateway/core/index.js';
+import { parseInput } from '../../../gateway/core/index.js';
+import { invalidInputMessage } from '../../fixtures/invalidInputMessage.js';
 import { decideEffectiveConnectors } from '../../../gateway/selection/index.js';
 import { applyServerPatch, buildServerConfig, decideConnection } from '../../../gateway/custom/index.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    expect((error as GatewayError).code).toBe('invalid_input');
-    return (error as GatewayError).message;
-  }
-  throw new Error('expected invalid_input');
-}
+const messageOf = invalidInputMessage;
 
 describe('create requests', () => {
   const stdio = { name: 'Everything', transport: 'stdio', command: 'npx', args: ['-y', 'x'] };

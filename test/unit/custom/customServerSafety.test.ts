@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomServerSchema, decideCustomUrl, importServersSchema, patchCustomServerSchema } from '../../../catalog/index.js';
-import { GatewayError, parseInput } from '../../../gateway/core/index.js';
+import { parseInput } from '../../../gateway/core/index.js';
+import { invalidInputMessage } from '../../fixtures/invalidInputMessage.js';
 import { assertServerSet, buildServerConfig } from '../../../gateway/custom/customServerEdits.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    expect((error as GatewayError).code).toBe('invalid_input');
-    return (error as GatewayError).message;
-  }
-  throw new Error('expected invalid_input');
-}
+const messageOf = invalidInputMessage;
 
 describe('import of {"mcpServers": …}', () => {
   it('refuses a __proto__ entry, naming it, instead of dropping it', () => {
