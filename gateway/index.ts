@@ -1,6 +1,6 @@
 // The gateway's surface for admin/ and the composition root (gateway/main.ts). Inside gateway/ and in
 // tests, import the folder you need (gateway/core/index.js, …): this file loads every gateway folder.
-export { GatewayError, EventHub, SecretScrubber, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
+export { GatewayError, EventHub, SecretScrubber, createRequestPacers, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
 export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, SessionStore } from './core/index.js';
 export { SourceRegistry } from './registry/index.js';
 export type { SourceEntry } from './registry/index.js';

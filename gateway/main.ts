@@ -15,7 +15,7 @@ import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../catalog/ind
 import { findBuiltinSource } from '../sources/index.js';
 import { ProcessGroupFiles, ensurePrivateDir, loadAdminToken, openStorage } from '../storage/index.js';
 import {
-  LOOPBACK_HOSTS, SecretScrubber, UsageError, createGatewayRuntime, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
+  LOOPBACK_HOSTS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, createMcpHttpRouter, killGroup, liveChildren, parseCommandLine,
   reapLeftoverGroups, recordProcessGroupsIn, scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, randomId, requestLog,
   requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
   type RuntimeOptions, type SessionLimits,
@@ -158,11 +158,14 @@ async function createRuntime(
   storage: Awaited<ReturnType<typeof openStorage>>,
   { secrets, urlPolicy }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy },
 ) {
+  const clock = config.clock ?? systemClock;
+  // One pacer set for all in-process sources: the NCBI ones share their provider's request budget.
+  const pacer = createRequestPacers(clock);
   return createGatewayRuntime({
     ...storage,
     log: config.log,
     secrets,
-    clock: config.clock ?? systemClock,
+    clock,
     newId: randomId,
     version: VERSION,
     toolPrefix: config.toolPrefix,
@@ -175,7 +178,7 @@ async function createRuntime(
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(import.meta.url), 'source'] }
       : { isolate: false },
-    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock: config.clock ?? systemClock, ...(config.fetch ? { fetch: config.fetch } : {}) }),
+    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock, pacer, ...(config.fetch ? { fetch: config.fetch } : {}) }),
     sourceChildEnv: (id) => sourceChildEnv(id, config.env),
   });
 }
@@ -299,7 +302,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
 async function runSource(sourceId: string, env: Env, log: Logger): Promise<number> {
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock }));
+  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock, pacer: createRequestPacers(systemClock) }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -3,7 +3,6 @@ export { compose, type AuditedRequest, type Handler, type ResolvedCall, type Sta
 export { AuditTrail, type AuditFacts } from './auditTrail.js';
 export { verifyEnvelope } from './envelopeValidator.js';
 export { SourceLimiters, type LimiterState } from './sourceLimiters.js';
-export { ClockLimiter, type ClockLimiterOptions } from './clockLimiter.js';
 export { callUpstream } from './stages/callUpstream.js';
 export { withAudit } from './stages/withAudit.js';
 export { withCache, type CacheOptions } from './stages/withCache.js';

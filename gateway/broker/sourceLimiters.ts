@@ -1,6 +1,5 @@
 import type { SourceLimits } from '../../catalog/index.js';
-import type { Clock } from '../core/index.js';
-import { ClockLimiter } from './clockLimiter.js';
+import { ClockLimiter, type Clock } from '../core/index.js';
 
 /** What the catalog status shows of a limiter. */
 export interface LimiterState {

@@ -11,13 +11,21 @@ export function baseUrlVariable(sourceId: string): string {
 }
 
 /** What a built-in source server gets from the environment: base URL override and NCBI settings. */
-export function sourceDepsFromEnv(options: { sourceId: string; env: Env; version: string; clock: Clock; fetch?: typeof fetch }): SourceDeps {
+export function sourceDepsFromEnv(options: {
+  sourceId: string;
+  env: Env;
+  version: string;
+  clock: Clock;
+  /** Shared by every source of one gateway (see createRequestPacers). */
+  pacer: SourceDeps['pacer'];
+  fetch?: typeof fetch;
+}): SourceDeps {
   const baseUrl = options.env[baseUrlVariable(options.sourceId)];
   return {
     fetch: options.fetch ?? globalThis.fetch,
     userAgent: `scigate/${options.version}`,
     now: () => new Date(options.clock.now()),
-    sleep: (ms, signal) => options.clock.sleep(ms, signal),
+    pacer: options.pacer,
     settings: {
       NCBI_API_KEY: options.env.NCBI_API_KEY,
       NCBI_EMAIL: options.env.NCBI_EMAIL,

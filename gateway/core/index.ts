@@ -16,6 +16,10 @@ export type {
 } from './ports.js';
 export { canonicalJson } from './canonicalJson.js';
 export { CallDeadline } from './callDeadline.js';
+export { ClockLimiter } from './clockLimiter.js';
+export type { ClockLimiterOptions } from './clockLimiter.js';
+export { createRequestPacers } from './requestPacers.js';
+export type { RequestPacer } from './requestPacers.js';
 export { EventHub } from './eventHub.js';
 export type { GatewayEvent } from './eventHub.js';
 export { parseInput } from './parseInput.js';

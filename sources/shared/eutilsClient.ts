@@ -14,10 +14,13 @@ const TOOL_NAME = 'scigate';
 
 /**
  * NCBI allows 3 requests/s per caller (10 with an API key) across all E-utilities. The gateway
- * spaces the NCBI sources' calls (limit group `ncbi`); this spaces the requests inside one call
- * (ESearch then ESummary), so a call's requests never arrive as a burst.
+ * spaces the NCBI sources' calls (limit group `ncbi`); the same group's request pacer spaces every
+ * request of PubMed, ClinVar and GEO together, including the several requests inside one call.
  */
 const REQUEST_SPACING_MS = { withoutKey: 334, withKey: 100 };
+
+/** The limit group of the NCBI sources' manifests, and of their shared request spacing. */
+export const NCBI_LIMIT_GROUP = 'ncbi';
 
 /** NCBI sends counts as strings ("63"); numbers are accepted too. */
 const count = z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]).transform(Number);
@@ -145,16 +148,10 @@ export function describeEutilsError(body: string): string {
   }
 }
 
-/** Waits, on the gateway's clock, until the spacing since this client's previous request has passed. */
+/** The spacing of one E-utilities caller, shared by every NCBI source through the gateway's pacer. */
 function pacer(deps: SourceDeps): (signal?: AbortSignal) => Promise<void> {
   const spacingMs = deps.settings?.NCBI_API_KEY?.trim() ? REQUEST_SPACING_MS.withKey : REQUEST_SPACING_MS.withoutKey;
-  const now = () => deps.now().getTime();
-  let lastAt = Number.NEGATIVE_INFINITY;
-  return async (signal) => {
-    const waitMs = lastAt + spacingMs - now();
-    lastAt = now() + Math.max(0, waitMs);
-    if (waitMs > 0) await deps.sleep(waitMs, signal);
-  };
+  return deps.pacer(NCBI_LIMIT_GROUP, spacingMs);
 }
 
 function identification(deps: SourceDeps): Record<string, string> {

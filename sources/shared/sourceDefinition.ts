@@ -12,8 +12,12 @@ export interface SourceDeps {
   settings?: Record<string, string | undefined>;
   /** Current time (for `retrievedAt`, Retry-After dates and request spacing): the gateway's clock. */
   now: () => Date;
-  /** Waits `ms` on the gateway's clock (provider request spacing); rejects when `signal` aborts. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The gateway's shared request spacing: `pacer(group, minTimeMs)` returns a wait that resolves,
+   * on the gateway's clock, when the group's next request may go out (rejecting when its signal
+   * aborts). Sources that spend one provider budget name the same group and share one spacing.
+   */
+  pacer: (group: string, minTimeMs: number) => (signal?: AbortSignal) => Promise<void>;
 }
 
 /** A built-in scientific source: its manifest and a factory for its MCP server. */

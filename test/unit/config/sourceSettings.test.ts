@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/config/index.js';
-import { systemClock } from '../../../gateway/core/index.js';
+import { createRequestPacers, systemClock } from '../../../gateway/core/index.js';
 
 describe('source settings from the environment', () => {
   it('maps base URL overrides and second hosts by source id', () => {
     expect(baseUrlVariable('custom-abc')).toBe('SCIGATE_CUSTOM_ABC_BASE_URL');
     const env = { SCIGATE_PUBMED_BASE_URL: 'http://127.0.0.1:9/eutils', SCIGATE_PUBMED_PMC_OA_BASE_URL: 'http://127.0.0.1:9/oa', NCBI_EMAIL: 'a@b.org', SECRET: 'x' };
-    const deps = sourceDepsFromEnv({ sourceId: 'pubmed', env, version: '1.2.3', clock: systemClock });
+    const deps = sourceDepsFromEnv({ sourceId: 'pubmed', env, version: '1.2.3', clock: systemClock, pacer: createRequestPacers(systemClock) });
     expect(deps).toMatchObject({ baseUrl: 'http://127.0.0.1:9/eutils', userAgent: 'scigate/1.2.3', settings: { PMC_OA_BASE_URL: 'http://127.0.0.1:9/oa', NCBI_EMAIL: 'a@b.org' } });
     expect(sourceChildEnv('pubmed', env)).toEqual({
       SCIGATE_PUBMED_BASE_URL: 'http://127.0.0.1:9/eutils',

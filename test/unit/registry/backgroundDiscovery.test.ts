@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { randomId } from '../../../gateway/core/index.js';
+import { createRequestPacers, randomId } from '../../../gateway/core/index.js';
 import { SourceRegistry, lazySourceServer } from '../../../gateway/registry/index.js';
 import type { Broker } from '../../../gateway/broker/index.js';
 import { UpstreamClient } from '../../../gateway/upstream/index.js';
@@ -20,7 +20,7 @@ function slowlyLoadingCatalog() {
   const source: LazySource = { manifest: arxivSource.manifest, load: async () => (await loaded, arxivSource) };
   const deps = () => ({
     fetch: globalThis.fetch, userAgent: 'scigate-test', baseUrl: 'http://127.0.0.1:9', now: () => new Date(clock.now()),
-    sleep: (ms: number, signal?: AbortSignal) => clock.sleep(ms, signal),
+    pacer: createRequestPacers(clock),
   });
   const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock });
   const target = { kind: 'memory' as const, createServer: () => lazySourceServer(source, deps, silentLogger) };

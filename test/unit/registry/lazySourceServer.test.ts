@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from '../../../gateway/core/index.js';
 import type { BuiltinSource, LazySource, SourceDeps } from '../../../sources/index.js';
 import { arxivManifest } from '../../../sources/arxiv/manifest.js';
 
-const deps: SourceDeps = { fetch: globalThis.fetch, userAgent: 'scigate-test', now: () => new Date(), sleep: async () => {} };
+const deps: SourceDeps = { fetch: globalThis.fetch, userAgent: 'scigate-test', now: () => new Date(), pacer: () => async () => {} };
 
 /** A source whose "code" is a tiny server with one tool, and a load() the test resolves by hand. */
 function deferredSource() {

@@ -14,7 +14,7 @@ function clientAnswering(body: string, status = 200) {
     urls.push(url);
     return new Response(body, { status, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof globalThis.fetch;
-  return { urls, eutils: createEutilsClient({ fetch, userAgent: 'test', now: () => new Date(), sleep: async () => {} }, { db: 'pubmed', provider: 'PubMed' }) };
+  return { urls, eutils: createEutilsClient({ fetch, userAgent: 'test', now: () => new Date(), pacer: () => async () => {} }, { db: 'pubmed', provider: 'PubMed' }) };
 }
 
 describe('E-utilities client on captured ESearch JSON', () => {

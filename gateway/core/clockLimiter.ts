@@ -1,4 +1,4 @@
-import type { Clock } from '../core/index.js';
+import type { Clock } from './clock.js';
 
 export interface ClockLimiterOptions {
   /** Most slots held at once. */

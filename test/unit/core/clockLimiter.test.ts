@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClockLimiter } from '../../../gateway/broker/index.js';
+import { ClockLimiter } from '../../../gateway/core/index.js';
 import { FakeClock, sleeperRegistered } from '../../fixtures/brokerDoubles.js';
 
 const never = () => new AbortController().signal;
