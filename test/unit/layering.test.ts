@@ -8,7 +8,7 @@ const LAYERS = ['catalog', 'sources', 'gateway', 'storage', 'admin'] as const;
 /**
  * Who may import whom (house style §1), read top to bottom: a module may import only modules listed
  * for it, and every module listed sits above it, so the table is a DAG. Inside gateway/ the order is
- * core < upstream < registry < permissions, selection < broker < custom, listener < runtime < index
+ * core < metrics, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
  * (admin's door) < main (the composition root, which alone sees storage/ and admin/).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -17,19 +17,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/core': ['catalog'],
   storage: ['catalog', 'gateway/core'],
   'gateway/config': ['catalog', 'sources', 'gateway/core'],
+  'gateway/metrics': ['catalog', 'gateway/core'],
   'gateway/upstream': ['catalog', 'gateway/core'],
   'gateway/registry': ['catalog', 'sources', 'gateway/core', 'gateway/upstream'],
   'gateway/permissions': ['catalog', 'gateway/core'],
   'gateway/selection': ['catalog', 'gateway/core', 'gateway/registry'],
-  'gateway/broker': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
+  'gateway/broker': ['catalog', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
   'gateway/custom': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/selection', 'gateway/broker'],
   'gateway/listener': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
   'gateway/runtime': [
-    'catalog', 'sources', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
+    'catalog', 'sources', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener',
   ],
   gateway: [
-    'catalog', 'gateway/core', 'gateway/config', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
+    'catalog', 'gateway/core', 'gateway/config', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
