@@ -149,4 +149,11 @@ describe('layering (house style §1)', () => {
     expect(loaded.filter((p) => p.startsWith('sources/') && !/^sources\/([a-z]+\/manifest|index|builtinSources|shared\/sourceDefinition)\.ts$/.test(p))).toEqual([]);
     expect(loaded).not.toContain('fast-xml-parser');
   });
+
+  it('prom-client is loaded on demand: a gateway that serves no metrics (scigate stdio) never imports it', () => {
+    expect([...staticClosure('gateway/main.ts', edges)]).not.toContain('prom-client');
+    const toProm = edges.filter((e) => e.to === 'prom-client');
+    expect(toProm.map((e) => e.from)).toContain('gateway/metrics/gatewayMetrics.ts');
+    expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
+  });
 });
