@@ -14,6 +14,7 @@ export { parseDecisionBody } from './permissions/index.js';
 export type { PermissionGate } from './permissions/index.js';
 export { parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, UsageError } from './config/index.js';
 export type { FlagValues } from './config/index.js';
+export { createGatewayMetrics, metricsRoute } from './metrics/index.js';
 export { createGatewayRuntime } from './runtime.js';
 export type { GatewayRuntime, RuntimeOptions } from './runtime.js';
 export type { CustomServers } from './custom/index.js';

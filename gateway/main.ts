@@ -20,6 +20,7 @@ import {
   requireAllowedHost, requireBearer, serveStdio, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
   type RuntimeOptions, type SessionLimits,
 } from './index.js';
+import { createGatewayMetrics, metricsRoute } from './index.js';
 
 const VERSION = '0.1.0';
 type Env = Record<string, string | undefined>;
@@ -65,15 +66,17 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const tokenFile = await loadAdminToken(serveConfig.dataDir);
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
-  const storage = await openStorage({ dataDir: config.dataDir, log });
+  const metrics = await createGatewayMetrics();
+  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
   const urlPolicy = { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening };
-  const runtime = await createRuntime(config, storage, { secrets, urlPolicy });
+  const runtime = await createRuntime(config, storage, { secrets, urlPolicy, metrics });
   // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
   await runtime.registry.settled();
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
+  metrics.collectSessions(() => mcp.sessionCount());
   const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
@@ -85,6 +88,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     app.use(requireAllowedHost(hosts));
   }
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
+  app.get('/metrics', requireBearer(tokenFile.token), metricsRoute(metrics));
   app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
@@ -156,13 +160,14 @@ type RuntimeConfig = Pick<ServeConfig, 'env' | 'log' | 'isolateSources' | 'toolP
 async function createRuntime(
   config: RuntimeConfig,
   storage: Awaited<ReturnType<typeof openStorage>>,
-  { secrets, urlPolicy }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy },
+  { secrets, urlPolicy, metrics }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy; metrics?: RuntimeOptions['metrics'] },
 ) {
   const clock = config.clock ?? systemClock;
   // One pacer set for all in-process sources: the NCBI ones share their provider's request budget.
   const pacer = createRequestPacers(clock);
   return createGatewayRuntime({
     ...storage,
+    metrics,
     log: config.log,
     secrets,
     clock,

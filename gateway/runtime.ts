@@ -7,6 +7,7 @@ import type {
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
 import { EventHub, type PermissionStore } from './core/index.js';
+import { noopMetrics, type GatewayMetrics } from './metrics/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry, lazySourceServer } from './registry/index.js';
 import { createConnectorSelection, type ConnectorSelection } from './selection/index.js';
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
   elicitation?: boolean;
+  /** Where calls, queues, approvals and restarts are counted (default: not counted). */
+  metrics?: GatewayMetrics;
 }
 
 export interface GatewayRuntime {
@@ -70,6 +73,8 @@ export interface GatewayRuntime {
 /** Registers the built-in sources, starts discovering their tools (see `registry.settled()`) and builds the broker. */
 export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
+  const metrics = options.metrics ?? noopMetrics;
+  const restarts = (id: string) => ({ onRestart: () => metrics.upstreamRestarted(id) });
   for (const source of options.sources ?? builtinSources) {
     const id = source.manifest.id;
     const log = options.log.child({ sourceId: id });
@@ -78,29 +83,33 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       : { kind: 'memory', createServer: () => lazySourceServer(source, () => options.sourceDeps(id), log) };
     const manifest = withOverrides(source.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
-    const client = new UpstreamClient({ id, target, log, secrets: options.secrets, clock: options.clock, maxMessageBytes });
+    const client = new UpstreamClient({ id, target, log, secrets: options.secrets, clock: options.clock, maxMessageBytes, ...restarts(id) });
     registry.add(manifest, client);
   }
   for (const extra of options.extraSources ?? []) {
     const id = extra.manifest.id;
     const manifest = withOverrides(extra.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
-    const client = new UpstreamClient({ id, target: extra.target, log: options.log.child({ sourceId: id }), clock: options.clock, maxMessageBytes });
+    const log = options.log.child({ sourceId: id });
+    const client = new UpstreamClient({ id, target: extra.target, log, clock: options.clock, maxMessageBytes, ...restarts(id) });
     registry.add(manifest, client);
   }
   // Discovery runs in the background: the listeners wait for `registry.settled()` before they list
   // or call tools, so a stdio client is answered while the built-in sources' code is imported.
   void registry.discoverAll();
   const events = new EventHub();
+  metrics.watchApprovals(events);
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
   await permissionGate.orphanPending();
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
-  const broker = createBroker({
-    ...options, registry, permissionGate, connectors: selection, random: Math.random, limiters: new SourceLimiters(options.clock),
+  const limiters = new SourceLimiters(options.clock);
+  metrics.collectLimiters(() => limiters.states());
+  const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters });
+  const customServers = new CustomServers({
+    ...options, ...options.custom, registry, broker, selection, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
   });
-  const customServers = new CustomServers({ ...options, ...options.custom, registry, broker, selection });
   // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
   await customServers.start();
   return {

@@ -22,6 +22,8 @@ export interface JournalOptions {
   log: Logger;
   /** Called synchronously when an append or fsync fails, before any writer hears about it. */
   onFailure?: (error: unknown) => void;
+  /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
+  onFsync?: (ms: number) => void;
   now?: () => Date;
 }
 
@@ -146,9 +148,12 @@ export class Journal {
     const batch = this.pending.splice(0);
     const data = batch.map((p) => p.line).join('');
     this.flushCount += 1;
+    let syncMs: number;
     try {
       await this.handle.appendFile(data);
+      const syncStartedAt = performance.now();
       await this.handle.datasync();
+      syncMs = performance.now() - syncStartedAt;
     } catch (error) {
       this.fail(error, batch);
       return;
@@ -156,6 +161,8 @@ export class Journal {
     this.soundBytes += Buffer.byteLength(data);
     this.ackedSeq = batch.at(-1)!.seq;
     for (const p of batch) p.resolve();
+    // Last and outside the try: an observer never delays a writer or reads as a failed write.
+    this.options.onFsync?.(syncMs);
   }
 
   /** Poisons the journal and refuses the batch plus everything queued behind it. */

@@ -15,6 +15,8 @@ export interface OpenStorageOptions {
   log: Logger;
   now?: () => Date;
   checkpointEvery?: number;
+  /** Told how long each journal fsync took, in ms (metrics). */
+  onJournalFsync?: (ms: number) => void;
 }
 
 /** Opens the embedded store in `dataDir` (created 0700): database + journal and the CAS. */

@@ -15,6 +15,8 @@ export interface SqlDatabaseOptions {
   now?: () => Date;
   /** Write a checkpoint after this many journaled writes (default 2000). */
   checkpointEvery?: number;
+  /** Told how long each journal fsync took, in ms. */
+  onJournalFsync?: (ms: number) => void;
 }
 
 /**
@@ -45,7 +47,9 @@ export class SqlDatabase {
     const SQL = await initSqlJs();
     const dbPath = join(options.dataDir, 'scigate.db');
     const onFailure = () => store.startRecovery();
-    const { journal, entries } = await Journal.open(`${dbPath}.journal`, { log: options.log, onFailure, ...(options.now ? { now: options.now } : {}) });
+    const { journal, entries } = await Journal.open(`${dbPath}.journal`, {
+      log: options.log, onFailure, ...(options.now ? { now: options.now } : {}), ...(options.onJournalFsync ? { onFsync: options.onJournalFsync } : {}),
+    });
     const loaded = loadDatabase(SQL, await readDatabaseFile(dbPath), entries, Number.MAX_SAFE_INTEGER);
     const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
     const store: SqlDatabase = new SqlDatabase(SQL, loaded.db, dbPath, options);

@@ -1,3 +1,4 @@
+import type { CallEnding } from '../metrics/index.js';
 import type { GovernedTool } from '../registry/index.js';
 
 /** What the audit row says about how a call went, besides its result. */
@@ -5,7 +6,11 @@ export interface AuditFacts {
   tool: GovernedTool | null;
   attempts: number;
   cacheHit: boolean;
+  /** A cacheable call looked in the cache and found nothing. */
+  cacheMiss: boolean;
   queueWaitMs: number;
+  /** The call waited for a limiter slot at least once (queueWaitMs then counts, even if 0). */
+  queued: boolean;
   sizeBytes: number | null;
   authorizationId: string | null;
 }
@@ -16,7 +21,9 @@ export interface AuditFacts {
  * stage wrote (a stage that needs a fact gets it from the outcome `next` returns).
  */
 export class AuditTrail {
-  private readonly state: AuditFacts = { tool: null, attempts: 0, cacheHit: false, queueWaitMs: 0, sizeBytes: null, authorizationId: null };
+  private readonly state: AuditFacts = {
+    tool: null, attempts: 0, cacheHit: false, cacheMiss: false, queueWaitMs: 0, queued: false, sizeBytes: null, authorizationId: null,
+  };
 
   resolved(tool: GovernedTool): void {
     this.state.tool = tool;
@@ -29,10 +36,15 @@ export class AuditTrail {
 
   queued(waitMs: number): void {
     this.state.queueWaitMs += waitMs;
+    this.state.queued = true;
   }
 
   cacheHit(): void {
     this.state.cacheHit = true;
+  }
+
+  cacheMissed(): void {
+    this.state.cacheMiss = true;
   }
 
   sized(bytes: number): void {
@@ -47,4 +59,15 @@ export class AuditTrail {
   facts(): AuditFacts {
     return { ...this.state };
   }
+}
+
+/** What the metrics count of a call that ended with `errorCode` (or ok): catalog names only. */
+export function callEndingOf(facts: AuditFacts, errorCode?: string): CallEnding {
+  return {
+    sourceId: facts.tool?.sourceId ?? null,
+    toolId: facts.tool?.toolId ?? null,
+    outcome: errorCode ?? 'ok',
+    queueWaitMs: facts.queued ? facts.queueWaitMs : null,
+    cache: facts.cacheHit ? 'hit' : facts.cacheMiss ? 'miss' : null,
+  };
 }

@@ -1,5 +1,6 @@
 import type { McpToolResult } from '../../catalog/index.js';
 import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger, SecretScrubber } from '../core/index.js';
+import type { GatewayMetrics } from '../metrics/index.js';
 import type { PermissionGate } from '../permissions/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { SourceLimiters, type LimiterState } from './sourceLimiters.js';
@@ -32,6 +33,8 @@ export interface BrokerDeps {
   connectors: ConnectorSelectionReader;
   /** The gateway's one secret scrubber (what the audit stores and callers get is scrubbed). */
   secrets: SecretScrubber;
+  /** Counts every call's ending (calls, queue wait, cache hits and misses). */
+  metrics: GatewayMetrics;
   cache?: CacheOptions;
 }
 

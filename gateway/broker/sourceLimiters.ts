@@ -35,6 +35,11 @@ export class SourceLimiters {
     return { key, running: limiter?.runningCount ?? 0, queued: limiter?.queuedCount ?? 0 };
   }
 
+  /** Running and queued calls of every limiter used so far (for the queue-depth gauge). */
+  states(): LimiterState[] {
+    return [...this.limiters].map(([key, limiter]) => ({ key, running: limiter.runningCount, queued: limiter.queuedCount }));
+  }
+
   /** Drops limiters (catalog reload with new limits); running calls finish on the old ones. */
   reset(sourceId?: string): void {
     if (sourceId === undefined) this.limiters.clear();

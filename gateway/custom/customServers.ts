@@ -32,6 +32,8 @@ export interface CustomServersDeps {
   urlPolicy?: CustomUrlPolicy;
   /** The gateway's one scrubber; each server registers its env, header and URL secrets there. */
   secrets: SecretScrubber;
+  /** Told when a server's connection is made again after it died (the upstream-restarts metric). */
+  onUpstreamRestart?: (sourceId: string) => void;
 }
 
 interface ServerState {
@@ -189,6 +191,7 @@ export class CustomServers {
       maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
       maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
       onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
+      onRestart: () => this.deps.onUpstreamRestart?.(config.id),
     });
     this.deps.registry.add(manifest, client, {
       enabled: config.enabled,

@@ -31,6 +31,8 @@ export interface UpstreamClientOptions {
   maxConsecutiveFailures?: number;
   /** Told once, with the last failure, when the client stops after `maxConsecutiveFailures`. */
   onGiveUp?: (error: GatewayError) => void;
+  /** Told each time the client connects again after its connection died or a connect failed (metrics). */
+  onRestart?: () => void;
 }
 
 export interface UpstreamCallOptions {
@@ -168,6 +170,8 @@ export class UpstreamClient {
       throw failure;
     }
     this.client = client;
+    // `deaths` is reset only by a successful request, so here it counts failures since the last good one.
+    if (this.deaths > 0) this.options.onRestart?.();
     return client;
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, SecretScrubber, silentLogger } from '../../gateway/core/index.js';
 import { withAudit, type AuditedRequest, type Handler } from '../../gateway/broker/index.js';
+import { noopMetrics } from '../../gateway/metrics/index.js';
 import { FakeClock, MemoryCas, MemoryInvocations, arxivResult, newRequest, rawOf, searchTool } from '../fixtures/brokerDoubles.js';
 
 /** A CAS whose disk is full: every put fails as the file system would. */
@@ -42,7 +43,7 @@ async function answered(handler: Handler<AuditedRequest>, deps: Parameters<typeo
 describe('the audit never records an outcome the client did not receive', () => {
   it('a result whose blobs cannot be stored is answered storage_unavailable, and no row says ok', async () => {
     const invocations = new MemoryInvocations();
-    const deps = { invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber() };
+    const deps = { invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics };
     for (const [i, handler] of [succeeds, upstreamFails].entries()) {
       const code = await answered(handler, deps, `inv_${i}`);
       expect(code).toBe('storage_unavailable');
@@ -54,7 +55,7 @@ describe('the audit never records an outcome the client did not receive', () => 
   it('a row the journal refuses is answered storage_unavailable, and that is what the audit then holds', async () => {
     const invocations = new RefusingInvocations(1);
     const cas = new MemoryCas();
-    const code = await answered(succeeds, { invocations, cas, clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber() }, 'inv_r');
+    const code = await answered(succeeds, { invocations, cas, clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics }, 'inv_r');
     expect(code).toBe('storage_unavailable');
     expect(invocations.rows.map((r) => [r.id, r.status, r.errorCode])).toEqual([['inv_r', 'error', 'storage_unavailable']]);
     const stored = JSON.parse(cas.blobs.get(invocations.rows[0]!.casHash!)!.toString());
@@ -63,7 +64,7 @@ describe('the audit never records an outcome the client did not receive', () => 
 
   it('when nothing at all can be stored the client still gets a structured storage_unavailable, never internal', async () => {
     const invocations = new RefusingInvocations(Number.POSITIVE_INFINITY);
-    const error = await withAudit({ invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber() })(succeeds)(newRequest()).catch((e) => e);
+    const error = await withAudit({ invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics })(succeeds)(newRequest()).catch((e) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect(error.toJSON()).toMatchObject({ code: 'storage_unavailable', retryable: true });
     expect(invocations.rows).toEqual([]);

@@ -8,7 +8,7 @@ const LAYERS = ['catalog', 'sources', 'gateway', 'storage', 'admin'] as const;
 /**
  * Who may import whom (house style §1), read top to bottom: a module may import only modules listed
  * for it, and every module listed sits above it, so the table is a DAG. Inside gateway/ the order is
- * core < upstream < registry < permissions, selection < broker < custom, listener < runtime < index
+ * core < metrics, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
  * (admin's door) < main (the composition root, which alone sees storage/ and admin/).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -17,19 +17,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/core': ['catalog'],
   storage: ['catalog', 'gateway/core'],
   'gateway/config': ['catalog', 'sources', 'gateway/core'],
+  'gateway/metrics': ['catalog', 'gateway/core'],
   'gateway/upstream': ['catalog', 'gateway/core'],
   'gateway/registry': ['catalog', 'sources', 'gateway/core', 'gateway/upstream'],
   'gateway/permissions': ['catalog', 'gateway/core'],
   'gateway/selection': ['catalog', 'gateway/core', 'gateway/registry'],
-  'gateway/broker': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
+  'gateway/broker': ['catalog', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
   'gateway/custom': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/selection', 'gateway/broker'],
   'gateway/listener': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
   'gateway/runtime': [
-    'catalog', 'sources', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
+    'catalog', 'sources', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener',
   ],
   gateway: [
-    'catalog', 'gateway/core', 'gateway/config', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
+    'catalog', 'gateway/core', 'gateway/config', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
@@ -147,5 +148,12 @@ describe('layering (house style §1)', () => {
     expect(loaded).toContain('sources/index.ts');
     expect(loaded.filter((p) => p.startsWith('sources/') && !/^sources\/([a-z]+\/manifest|index|builtinSources|shared\/sourceDefinition)\.ts$/.test(p))).toEqual([]);
     expect(loaded).not.toContain('fast-xml-parser');
+  });
+
+  it('prom-client is loaded on demand: a gateway that serves no metrics (scigate stdio) never imports it', () => {
+    expect([...staticClosure('gateway/main.ts', edges)]).not.toContain('prom-client');
+    const toProm = edges.filter((e) => e.to === 'prom-client');
+    expect(toProm.map((e) => e.from)).toContain('gateway/metrics/gatewayMetrics.ts');
+    expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import {
-  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger,
-  type SecretScrubber,
+  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger, type SecretScrubber,
 } from '../../core/index.js';
-import { AuditTrail } from '../auditTrail.js';
+import type { GatewayMetrics } from '../../metrics/index.js';
+import { AuditTrail, callEndingOf } from '../auditTrail.js';
 import { scrubbedError, scrubbedOutcome } from '../scrubEnding.js';
 import type { AuditedRequest, Handler, ToolOutcome, ToolRequest } from '../toolCall.js';
 
@@ -13,6 +13,8 @@ export interface AuditDeps {
   log: Logger;
   /** Every configured secret; scrubbed from results and errors before they are stored or returned. */
   secrets: SecretScrubber;
+  /** Told how every call ended (what the client is answered), with the same facts the audit row holds. */
+  metrics: GatewayMetrics;
 }
 
 type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
@@ -39,8 +41,9 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
       error.attempts ??= audited.trail.facts().attempts;
       ending = { error };
     }
-    await recordOrFail(deps, audited, startedAt, ending);
-    if (ending.error) throw ending.error;
+    const answered = await recordOrFail(deps, audited, startedAt, ending);
+    deps.metrics.callEnded(callEndingOf(audited.trail.facts(), answered.error?.code));
+    if (answered.error) throw answered.error;
     return outcome!;
   };
 }
@@ -56,12 +59,13 @@ function canonicalArgumentsOf(args: Record<string, unknown>): string {
 }
 
 /**
- * Records the ending; if that fails, the client is told `storage_unavailable` instead, and that —
- * never the unrecorded outcome — is what the audit holds (if the disk takes even that).
+ * Records the ending and returns what the client is answered: if recording fails, `storage_unavailable`,
+ * and that — never the unrecorded outcome — is what the audit holds (if the disk takes even that).
  */
-async function recordOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<void> {
+async function recordOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<Ending> {
   try {
     await record(deps, call, startedAt, ending);
+    return ending;
   } catch (failure) {
     deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record a tool call; answering storage_unavailable');
     const facts = call.trail.facts();
@@ -72,7 +76,7 @@ async function recordOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: nu
       cause: failure,
     });
     await record(deps, call, startedAt, { error: unavailable }).catch(() => {});
-    throw unavailable;
+    return { error: unavailable };
   }
 }
 

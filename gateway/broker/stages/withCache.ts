@@ -43,6 +43,7 @@ export function withCache(deps: CacheDeps): Stage {
       call.trail.sized(hit.sizeBytes ?? 0);
       return hit;
     }
+    call.trail.cacheMissed();
     const outcome = await next(call);
     if ((outcome.sizeBytes ?? 0) <= maxBytes) cache.set(key, outcome, { ttl: tool.cacheTtlMs });
     return outcome;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError, SecretScrubber, silentLogger } from '../../../gateway/core/index.js';
+import { noopMetrics } from '../../../gateway/metrics/index.js';
 import { SourceRegistry } from '../../../gateway/registry/index.js';
 import {
   withAudit, withNormalize, withResolve, withSizeLimit, withValidation, type AuditedRequest, type Handler, type ResolvedCall,
@@ -13,7 +14,7 @@ const ok = <Call = ResolvedCall>(outcome: ToolOutcome): Handler<Call> => vi.fn(a
 const fails = (error: unknown): Handler<AuditedRequest> => vi.fn(async () => Promise.reject(error));
 
 describe('withAudit', () => {
-  const deps = () => ({ invocations: new MemoryInvocations(), cas: new MemoryCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber() });
+  const deps = () => ({ invocations: new MemoryInvocations(), cas: new MemoryCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics });
 
   it('passes the outcome through and writes one ok row plus the result and arguments in the CAS', async () => {
     const d = deps();
