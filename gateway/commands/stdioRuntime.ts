@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import type { ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
-import { LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
+import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
   adminAppFor, createLogger, createRuntime, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
@@ -27,7 +27,10 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const tokens: string[] = [];
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
-  const storage = await openStorage({ dataDir, log });
+  // The store's own message (e.g. "file is not a database") does not say where; the client should know.
+  const storage = await openStorage({ dataDir, log }).catch((error: unknown) => {
+    throw new GatewayError('storage_unavailable', `cannot open the storage in ${dataDir}: ${(error as Error).message}`, { cause: error });
+  });
   try {
     await takeOverProcessGroups(dataDir, log);
     const runtime = await createRuntime(
