@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGateway } from '../gateway/main.js';
+import { startGateway } from '../gateway/commands/serveCommand.js';
 import { silentLogger } from '../gateway/core/index.js';
 import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';

@@ -4,7 +4,7 @@ export { systemClock, cancelledBy } from './clock.js';
 export type { Clock } from './clock.js';
 export { randomId, randomHex } from './ids.js';
 export type { NewId } from './ids.js';
-export { silentLogger } from './logger.js';
+export { deferredLogger, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type {
   ApprovalMode, AuthorizationBasis, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
@@ -31,3 +31,4 @@ export type { ProcessGroupEntry, ProcessGroupRecord } from './processGroupRecord
 export { SecretScrubber, REDACTED, MIN_SECRET_CHARS } from './secretScrubber.js';
 export type { ScrubbingStream } from './secretScrubber.js';
 export { scrubbingLogger } from './scrubbingLogger.js';
+export { BoundedLineReader, type LineSink } from './boundedLineReader.js';

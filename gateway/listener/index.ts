@@ -1,6 +1,5 @@
 export { createMcpHttpRouter } from './mcpHttpRouter.js';
-export { serveStdio } from './stdioListener.js';
-export { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
+export { createDownstreamServer, downstreamHandlers, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, jsonBody, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
 export { httpStatusOf, httpErrorBody, sendHttpError, fromHttpError } from './httpErrors.js';
 export { requestLog } from './requestLog.js';

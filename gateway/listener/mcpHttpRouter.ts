@@ -4,7 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
-import { endSession, persistSessionOnInitialize } from './sessionLifecycle.js';
+import { endSession, persistSession } from '../front/index.js';
 import { jsonBody } from './httpGuards.js';
 import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
@@ -89,8 +89,7 @@ async function openSession(deps: McpHttpDeps, live: LiveSessions, project: strin
     sessionIdGenerator: () => id,
     onsessioninitialized: () => void live.add(id, transport),
   });
-  const server = createDownstreamServer(deps, id);
-  persistSessionOnInitialize(server, { id, projectId: project, transport: 'http' }, deps);
+  const server = createDownstreamServer(deps, id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
   transport.onclose = () => {
     live.delete(id);
     void endSession(id, deps).catch(() => {});

@@ -3,4 +3,3 @@ export { liveChildren, killGroup, reapLeftoverGroups, recordProcessGroupsIn, pro
 export type { UpstreamTarget, InProcessServer } from './upstreamTarget.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
 export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';
-export { BoundedLineReader, type LineSink } from './boundedLineReader.js';

@@ -3,8 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Logger, type SecretScrubber } from '../core/index.js';
-import { BoundedLineReader } from './boundedLineReader.js';
+import { BoundedLineReader, GatewayError, type Logger, type SecretScrubber } from '../core/index.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
 import { stderrLog } from './stderrLog.js';

@@ -8,13 +8,14 @@ const LAYERS = ['catalog', 'sources', 'gateway', 'storage', 'admin'] as const;
 /**
  * Who may import whom (house style §1), read top to bottom: a module may import only modules listed
  * for it, and every module listed sits above it, so the table is a DAG. Inside gateway/ the order is
- * core < metrics, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
- * (admin's door) < main (the composition root, which alone sees storage/ and admin/).
+ * core < metrics, front, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
+ * (admin's door) < commands (the composition root, which alone sees storage/ and admin/) < main.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   catalog: [],
   sources: ['catalog'],
   'gateway/core': ['catalog'],
+  'gateway/front': ['catalog', 'gateway/core'],
   storage: ['catalog', 'gateway/core'],
   'gateway/config': ['catalog', 'sources', 'gateway/core'],
   'gateway/metrics': ['catalog', 'gateway/core'],
@@ -24,7 +25,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/selection': ['catalog', 'gateway/core', 'gateway/registry'],
   'gateway/broker': ['catalog', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
   'gateway/custom': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/selection', 'gateway/broker'],
-  'gateway/listener': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
+  'gateway/listener': ['catalog', 'gateway/core', 'gateway/front', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
   'gateway/runtime': [
     'catalog', 'sources', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener',
@@ -34,7 +35,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
-  'gateway/main': ['catalog', 'sources', 'storage', 'gateway', 'admin'],
+  // A command imports the gateway folders it needs (stdio: only core, config and front up front).
+  'gateway/commands': ['catalog', 'sources', 'storage', 'gateway/core', 'gateway/config', 'gateway/front', 'gateway', 'admin'],
+  'gateway/main': ['gateway/config', 'gateway/commands'],
 };
 
 /** Which module a path belongs to: a top folder, a gateway/ folder, or one of gateway/'s own files. */
@@ -45,9 +48,12 @@ function moduleOf(path: string): string {
   return path === 'gateway/index.ts' ? 'gateway' : path.replace(/\.ts$/, '');
 }
 
-/** A module's public surface: its folder's index.ts, or the file itself for gateway/runtime.ts and main.ts. */
+/**
+ * A module's public surface: its folder's index.ts, or the file itself for gateway/runtime.ts and
+ * main.ts. Each command file is a surface of its own: main imports exactly one, on demand.
+ */
 function isSurface(path: string): boolean {
-  return path.endsWith('/index.ts') || moduleOf(path) === path.replace(/\.ts$/, '');
+  return path.endsWith('/index.ts') || moduleOf(path) === path.replace(/\.ts$/, '') || path.startsWith('gateway/commands/');
 }
 
 function edgeProblem(edge: ImportEdge): string | undefined {
@@ -92,7 +98,8 @@ describe('layering (house style §1)', () => {
     expect(one('gateway/broker/x.ts', 'const port = process.env.PORT;')).toHaveLength(1);
     expect(one('gateway/x.ts', "import initSqlJs from 'sql.js';")).toEqual(['gateway/x.ts uses sql.js']);
     expect(one('gateway/core/index.ts', "export * from './clock.js';")).toHaveLength(1);
-    expect(one('gateway/main.ts', "import { a } from '../storage/index.js';")).toEqual([]);
+    expect(one('gateway/commands/serveCommand.ts', "import { a } from '../../storage/index.js';")).toEqual([]);
+    expect(one('gateway/main.ts', "import { a } from '../storage/index.js';")).toHaveLength(1);
     expect(one('storage/x.ts', "import { a } from '../gateway/core/index.js';")).toEqual([]);
   });
 
@@ -144,7 +151,7 @@ describe('layering (house style §1)', () => {
   });
 
   it("no module loads a source's server code up front: the registry imports it on first use", () => {
-    const loaded = [...staticClosure('gateway/main.ts', edges)];
+    const loaded = [...staticClosure('gateway/commands/serveCommand.ts', edges)];
     expect(loaded).toContain('sources/index.ts');
     expect(loaded.filter((p) => p.startsWith('sources/') && !/^sources\/([a-z]+\/manifest|index|builtinSources|shared\/sourceDefinition)\.ts$/.test(p))).toEqual([]);
     expect(loaded).not.toContain('fast-xml-parser');
@@ -155,5 +162,14 @@ describe('layering (house style §1)', () => {
     const toProm = edges.filter((e) => e.to === 'prom-client');
     expect(toProm.map((e) => e.from)).toContain('gateway/metrics/gatewayMetrics.ts');
     expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
+  });
+
+  it('scigate stdio loads only the session front before it answers: storage, runtime, HTTP edge and pino come later', () => {
+    const loaded = new Set([...staticClosure('gateway/main.ts', edges), ...staticClosure('gateway/commands/stdioCommand.ts', edges)]);
+    const heavy = [...loaded].filter((p) =>
+      /^(storage|sources|admin)\/|^gateway\/(index|runtime)\.ts$|^gateway\/(upstream|registry|broker|listener|custom)\/|^(express|pino|sql\.js|ajv)$/.test(p),
+    );
+    expect(heavy).toEqual([]);
+    expect(loaded).toContain('gateway/front/index.ts');
   });
 });

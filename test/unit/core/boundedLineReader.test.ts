@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedLineReader } from '../../../gateway/upstream/index.js';
+import { BoundedLineReader } from '../../../gateway/core/index.js';
 
 function collect(reader: BoundedLineReader, chunks: Buffer[]) {
   const events: Array<string | { overflow: number }> = [];

@@ -1,8 +1,7 @@
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../core/index.js';
-import { BoundedLineReader } from '../upstream/index.js';
+import { BoundedLineReader, type Logger } from '../core/index.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
 export const MAX_STDIO_REQUEST_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,135 @@
+/** `scigate serve`: MCP over streamable HTTP at /mcp and the admin API at /api, on one listener. */
+import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
+import { resolve } from 'node:path';
+import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
+import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
+import {
+  LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
+  type RuntimeOptions, type SessionLimits, type Clock,
+} from '../index.js';
+import { stopSignal } from './stopSignal.js';
+import { VERSION } from './version.js';
+import { adminAppFor, createLogger, createRuntime, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+
+/** Everything `scigate serve` needs; tests build one directly. */
+export interface ServeConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  isolateSources: boolean;
+  toolPrefix: ToolPrefix;
+  allowedHosts: string[];
+  /** Per-source limit overrides (`--source-limits`). */
+  sourceLimits?: LimitOverrides;
+  /** Sources beyond the built-ins (the benchmark's local upstream). */
+  extraSources?: RuntimeOptions['extraSources'];
+  env: Env;
+  log: Logger;
+  fetch?: typeof globalThis.fetch;
+  /** Longest wait for a human permission decision, in ms (`--approval-timeout`; default 15 minutes). */
+  approvalTimeoutMs?: number;
+  /** Also ask for permission inside clients that support elicitation (`--elicitation`; default on). */
+  elicitation?: boolean;
+  /** Time as a dependency (tests pass a fake clock); the system clock by default. */
+  clock?: Clock;
+  /** Idle timeout and cap of MCP sessions (`--session-idle-timeout`, `--max-sessions`; 30 min, 1000). */
+  sessionLimits?: SessionLimits;
+  /** Let custom http/sse servers use private address ranges (`--allow-private-urls`; default false). */
+  allowPrivateUrls?: boolean;
+}
+
+export interface RunningGateway {
+  url: string;
+  mcpUrl: string;
+  token: string;
+  tokenPath: string;
+  stop(): Promise<void>;
+}
+
+/** Opens storage, starts the runtime and the HTTP listener (MCP at /mcp, admin at /api). */
+export async function startGateway(serveConfig: ServeConfig): Promise<RunningGateway> {
+  await ensurePrivateDir(serveConfig.dataDir);
+  const tokenFile = await loadAdminToken(serveConfig.dataDir);
+  const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
+  const config = { ...serveConfig, log };
+  const metrics = await createGatewayMetrics();
+  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
+  await takeOverProcessGroups(config.dataDir, log);
+  // The SSRF policy refuses this gateway's own listener, known once it listens.
+  let listening: { hosts: string[]; port: number } | undefined;
+  const urlPolicy = { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening };
+  const runtime = await createRuntime(config, storage, { secrets, urlPolicy, metrics });
+  // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
+  await runtime.registry.settled();
+  const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
+  metrics.collectSessions(() => mcp.sessionCount());
+  const { default: express } = await import('express');
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(log));
+  const loopback = LOOPBACK_HOSTS.includes(config.host);
+  if (loopback || config.allowedHosts.length > 0) {
+    const hosts = [...LOOPBACK_HOSTS, ...config.allowedHosts];
+    app.use('/mcp', requireAllowedHost(hosts, { jsonRpc: true }));
+    app.use(requireAllowedHost(hosts));
+  }
+  app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
+  app.get('/metrics', requireBearer(tokenFile.token), metricsRoute(metrics));
+  app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log));
+  const server = createServer(app);
+  await listen(server, config.host, config.port).catch(async (error: unknown) => {
+    await runtime.close();
+    await storage.close();
+    throw error;
+  });
+  const port = (server.address() as { port: number }).port;
+  listening = { hosts: listenerHosts(config.host), port };
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    token: tokenFile.token,
+    tokenPath: tokenFile.path,
+    stop: async () => {
+      await mcp.closeAll();
+      server.closeAllConnections();
+      server.close();
+      await runtime.close();
+      await storage.close();
+    },
+  };
+}
+
+/** The addresses a listener bound to `host` answers on (every interface's for 0.0.0.0 / ::). */
+function listenerHosts(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return [host, ...addresses];
+}
+
+/** Runs `scigate serve` until SIGINT/SIGTERM; resolves with the exit code. */
+export async function runServe(flags: FlagValues, env: Env): Promise<number> {
+  killChildrenOnExit();
+  const gateway = await startGateway({
+    host: String(flags.host),
+    port: Number(flags.port),
+    dataDir: resolve(String(flags.dataDir)),
+    isolateSources: flags.isolateSources === true,
+    toolPrefix: flags.toolPrefix as ToolPrefix,
+    allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],
+    sourceLimits: sourceLimitsFlag(flags, env),
+    ...permissionFlags(flags),
+    sessionLimits: { idleTimeoutMs: Number(flags.sessionIdleTimeout ?? 1800) * 1000, maxSessions: Number(flags.maxSessions ?? 1000) },
+    allowPrivateUrls: flags.allowPrivateUrls === true,
+    env,
+    log: createLogger(String(flags.logLevel ?? 'info')),
+  });
+  process.stderr.write(
+    `scigate ${VERSION} is running.\n  MCP endpoint: ${gateway.mcpUrl}\n  Admin API:    ${gateway.url}/api\n` +
+      `  Token file:   ${gateway.tokenPath}  (send it as "Authorization: Bearer <token>"; print it with "scigate token")\n`,
+  );
+  await stopSignal();
+  await gateway.stop();
+  return 0;
+}

@@ -1,0 +1,25 @@
+/** `scigate source <id>`: one built-in source as a stdio MCP server (the child of `--isolate-sources`). */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { findBuiltinSource } from '../../sources/index.js';
+import { UsageError, createRequestPacers, sourceDepsFromEnv, systemClock, type FlagValues } from '../index.js';
+import { stopSignal } from './stopSignal.js';
+import { VERSION } from './version.js';
+import { createLogger, type Env } from './wiring.js';
+
+/** Serves the source on stdin/stdout until the parent closes the stream; resolves with the exit code. */
+export async function runSource(sourceId: string, flags: FlagValues, env: Env): Promise<number> {
+  const log = createLogger(String(flags.logLevel ?? 'info'));
+  const source = findBuiltinSource(sourceId);
+  if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
+  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock, pacer: createRequestPacers(systemClock) }));
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  log.info({ sourceId }, 'source server running on stdio');
+  await Promise.race([closed, stopSignal()]);
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,45 @@
+/**
+ * `scigate stdio`: one MCP session on stdin/stdout. Only the SDK server and the session front are
+ * loaded before `initialize` is answered; storage, the runtime, the sources and pino are imported
+ * and built behind it (see stdioRuntime.ts), and tools/list and tools/call wait for them.
+ */
+import { deferredLogger, randomId, type Logger } from '../core/index.js';
+import type { FlagValues } from '../config/index.js';
+import { serveStdio } from '../front/index.js';
+import type { StdioGateway } from './stdioRuntime.js';
+import { stopSignal } from './stopSignal.js';
+import { VERSION } from './version.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Serves the session until the client closes stdin or a signal; resolves with the exit code (1 if the runtime failed). */
+export async function runStdio(flags: FlagValues, env: Env): Promise<number> {
+  let gateway: Promise<StdioGateway> | undefined;
+  let adoptLog!: (log: Promise<Logger>) => void;
+  const logReady = new Promise<Logger>((resolve) => (adoptLog = resolve));
+  const startGateway = (): Promise<StdioGateway> => {
+    if (gateway) return gateway;
+    gateway = import('./stdioRuntime.js').then((m) => m.startStdioGateway(flags, env));
+    adoptLog(gateway.then((g) => g.log));
+    // Said at once on stderr; each request after this is answered with the same cause.
+    gateway.catch((error: unknown) => process.stderr.write(`scigate: could not start: ${(error as Error).message}\n`));
+    return gateway;
+  };
+  const served = serveStdio({
+    version: VERSION,
+    projectId: String(flags.project),
+    newId: randomId,
+    log: deferredLogger(logReady, process.stderr),
+    runtime: () => startGateway().then((g) => g.runtime),
+  });
+  try {
+    await Promise.race([served, stopSignal()]);
+  } catch {
+    return 1;
+  }
+  if (!gateway) return 0;
+  const started = await gateway.catch(() => undefined);
+  if (!started) return 1;
+  await started.close();
+  return 0;
+}

@@ -1,0 +1,74 @@
+/**
+ * The part of `scigate stdio` built after the session answers `initialize`: storage, the runtime
+ * (registry, broker, custom servers), pino and, with --admin-port, the admin API.
+ */
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import type { ToolPrefix } from '../../catalog/index.js';
+import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
+import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
+import type { StdioRuntime } from '../front/index.js';
+import {
+  adminAppFor, createLogger, createRuntime, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
+  type Env, type Storage,
+} from './wiring.js';
+
+/** The built stdio gateway: what the session needs, its logger, and how to shut it down. */
+export interface StdioGateway {
+  runtime: StdioRuntime;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+/** Opens the data directory and storage, starts the runtime (and the admin API with --admin-port). */
+export async function startStdioGateway(flags: FlagValues, env: Env): Promise<StdioGateway> {
+  killChildrenOnExit();
+  const dataDir = resolve(String(flags.dataDir));
+  const tokens: string[] = [];
+  const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
+  await ensurePrivateDir(dataDir);
+  // The store's own message (e.g. "file is not a database") does not say where; the client should know.
+  const storage = await openStorage({ dataDir, log }).catch((error: unknown) => {
+    throw new GatewayError('storage_unavailable', `cannot open the storage in ${dataDir}: ${(error as Error).message}`, { cause: error });
+  });
+  try {
+    await takeOverProcessGroups(dataDir, log);
+    const runtime = await createRuntime(
+      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags) },
+      storage,
+      { secrets, urlPolicy: { allowPrivate: flags.allowPrivateUrls === true } },
+    );
+    const admin = await serveStdioAdmin(flags, runtime, storage, log, tokens);
+    const { downstream } = runtime;
+    return {
+      log,
+      runtime: { handlersFor: (id) => downstreamHandlers(downstream, id), sessions: downstream.sessions, clock: downstream.clock, log },
+      close: async () => {
+        admin?.close();
+        await runtime.close();
+        await storage.close();
+      },
+    };
+  } catch (error) {
+    await storage.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** With --admin-port, approvals and audit stay reachable over HTTP while MCP runs on stdio. */
+async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Storage, log: Logger, tokens: string[]) {
+  const port = Number(flags.adminPort ?? 0);
+  if (port === 0) return undefined;
+  const host = String(flags.host);
+  const token = await loadAdminToken(resolve(String(flags.dataDir)));
+  const { default: express } = await import('express');
+  tokens.push(token.token);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
+  app.use(await adminAppFor(runtime, storage, token.token, log));
+  const server = createServer(app);
+  await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
+  process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);
+  return server;
+}

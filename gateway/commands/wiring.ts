@@ -1,0 +1,141 @@
+/**
+ * The parts `serve` and `stdio` wire alike: the logger, the secret scrubber, the runtime over the
+ * opened storage, the admin app and an HTTP listener. Imported only by commands that need them, so
+ * `scigate stdio` loads this (pino, storage, the runtime, the sources' manifests) after it answers.
+ */
+import type { Server as HttpServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
+import { ProcessGroupFiles, type openStorage } from '../../storage/index.js';
+import {
+  SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
+  scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
+  type RuntimeOptions,
+} from '../index.js';
+import { VERSION } from './version.js';
+
+export type Env = Record<string, string | undefined>;
+export type Storage = Awaited<ReturnType<typeof openStorage>>;
+
+/** What building the runtime reads from a command's configuration. */
+export interface RuntimeConfig {
+  env: Env;
+  log: Logger;
+  isolateSources: boolean;
+  toolPrefix: ToolPrefix;
+  fetch?: typeof globalThis.fetch;
+  sourceLimits?: LimitOverrides;
+  extraSources?: RuntimeOptions['extraSources'];
+  approvalTimeoutMs?: number;
+  elicitation?: boolean;
+  clock?: Clock;
+}
+
+/** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
+export function createLogger(level: string): Logger {
+  return pino(
+    {
+      level,
+      base: { app: 'scigate' },
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'token', '*.token', 'env', '*.env'], censor: '[redacted]' },
+    },
+    pino.destination(2),
+  ) as unknown as Logger;
+}
+
+/**
+ * The gateway's one secret scrubber and its logger, which scrubs every line: the admin token and
+ * the built-in sources' keys are known from the start, custom servers register theirs as they load.
+ */
+export function scrubbedLog(config: { env: Env; log: Logger }, tokens: string[]): { secrets: SecretScrubber; log: Logger } {
+  const secrets = new SecretScrubber();
+  secrets.register('admin-token', () => tokens);
+  secrets.register('source-keys', () => [config.env.NCBI_API_KEY].filter((v): v is string => typeof v === 'string'));
+  return { secrets, log: scrubbingLogger(config.log, secrets) };
+}
+
+/**
+ * Kills the stdio servers a gateway that died on this data directory left running, then records
+ * ours there: done before the runtime starts any server.
+ */
+export async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void> {
+  const groups = new ProcessGroupFiles(dataDir);
+  await reapLeftoverGroups(groups, log);
+  recordProcessGroupsIn(groups, log);
+}
+
+/** Kills every stdio child's process group, even when the gateway exits abruptly (registered once). */
+export function killChildrenOnExit(): void {
+  if (killChildrenRegistered) return;
+  killChildrenRegistered = true;
+  process.once('exit', () => {
+    for (const child of liveChildren) killGroup(child, 'SIGKILL');
+  });
+}
+let killChildrenRegistered = false;
+
+/** The gateway runtime over opened storage. */
+export async function createRuntime(
+  config: RuntimeConfig,
+  storage: Storage,
+  { secrets, urlPolicy, metrics }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy; metrics?: RuntimeOptions['metrics'] },
+) {
+  const clock = config.clock ?? systemClock;
+  // One pacer set for all in-process sources: the NCBI ones share their provider's request budget.
+  const pacer = createRequestPacers(clock);
+  return createGatewayRuntime({
+    ...storage,
+    metrics,
+    log: config.log,
+    secrets,
+    clock,
+    newId: randomId,
+    version: VERSION,
+    toolPrefix: config.toolPrefix,
+    approvalTimeoutMs: config.approvalTimeoutMs,
+    elicitation: config.elicitation,
+    // Custom servers' `$NAME` values resolve against the gateway's own environment.
+    custom: { store: storage.customServerStore, environment: config.env, urlPolicy },
+    ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
+    ...(config.extraSources ? { extraSources: config.extraSources } : {}),
+    // Isolated sources run as `scigate source <id>` children of the entry point.
+    isolation: config.isolateSources
+      ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
+      : { isolate: false },
+    sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock, pacer, ...(config.fetch ? { fetch: config.fetch } : {}) }),
+    sourceChildEnv: (id) => sourceChildEnv(id, config.env),
+  });
+}
+
+/**
+ * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
+ * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
+ */
+export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: string, log: Logger) {
+  const { createAdminApp } = await import('../../admin/index.js');
+  return createAdminApp({
+    ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
+    events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
+    customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
+  });
+}
+
+/** Listens, turning a busy port or an unknown host into a usage error that names the flag. */
+export function listen(server: HttpServer, host: string, port: number, portFlag = '--port (SCIGATE_PORT)'): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(new UsageError(`Port ${port} on ${host} is already in use; choose another with ${portFlag}.`));
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(new UsageError(`Cannot listen on host ${host}; choose another with --host (SCIGATE_HOST).`));
+      } else reject(error);
+    });
+    server.listen(port, host, () => resolveListen());
+  });
+}
+
+/** `--approval-timeout` (seconds) and `--elicitation on|off`. */
+export function permissionFlags(flags: FlagValues): Pick<RuntimeConfig, 'approvalTimeoutMs' | 'elicitation'> {
+  return { approvalTimeoutMs: Number(flags.approvalTimeout ?? 900) * 1000, elicitation: flags.elicitation !== 'off' };
+}
