@@ -2,8 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Generous: a test that waits on real processes (a gateway starting twelve source children)
+    // is slow on a busy 2-core CI machine, not wrong. A hang still ends, with the test named.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Most integration time is spent waiting on sockets and child processes, not on the CPU: three
     // workers keep two cores busy. Waits in tests are by readiness with generous limits, so a
