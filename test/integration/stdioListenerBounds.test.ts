@@ -1,36 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { spawnCli, type CliProcess } from '../fixtures/cliProcess.js';
+import { describe, expect, it } from 'vitest';
+import { answerTo, jsonRpcAnswers, send, useRawStdio } from '../fixtures/rawStdio.js';
 
-let running: CliProcess | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exited;
-  }
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** The JSON-RPC messages `scigate stdio` wrote to stdout so far. */
-function answers(process: CliProcess): any[] {
-  return process.output().split('\n').filter((line) => line.includes('"jsonrpc":"2.0"')).map((line) => JSON.parse(line));
-}
-
-async function answerTo(process: CliProcess, id: number | null): Promise<any> {
-  await process.waitFor(new RegExp(`"jsonrpc":"2\\.0","id":${id}[,}]`), 60_000);
-  return answers(process).find((m) => m.id === id);
-}
-
-const send = (process: CliProcess, message: unknown) => process.child.stdin!.write(`${JSON.stringify(message)}\n`);
+const stdio = useRawStdio('scigate-stdio-');
 
 describe('scigate stdio and request lines over the limit', () => {
   it('an 11 MB line is answered with a JSON-RPC error and named on stderr; the session goes on', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-stdio-bounds-'));
-    running = spawnCli(['stdio', '--data-dir', dir]);
+    const dir = await stdio.tempDir();
+    const running = stdio.start(['stdio', '--data-dir', dir]);
     send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bounds', version: '1' } } });
     expect((await answerTo(running, 1)).result.serverInfo).toBeDefined();
     send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -48,7 +24,7 @@ describe('scigate stdio and request lines over the limit', () => {
 
     running.child.stdin!.write('this is not JSON\n');
     await running.waitFor(/"code":-32700/, 60_000);
-    expect(answers(running).filter((m) => m.id === null).map((m) => m.error.code)).toEqual([-32600, -32700]);
+    expect(jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.code)).toEqual([-32600, -32700]);
     running.child.stdin!.end();
     expect(await running.exited).toBe(0);
   });

@@ -1,43 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spawnCli, type CliProcess } from '../fixtures/cliProcess.js';
+import { answerTo, send, useRawStdio } from '../fixtures/rawStdio.js';
 
-let running: CliProcess | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exited;
-  }
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** The JSON-RPC messages `scigate stdio` wrote to stdout so far. */
-function answers(process: CliProcess): any[] {
-  return process.output().split('\n').filter((line) => line.includes('"jsonrpc":"2.0"')).map((line) => JSON.parse(line));
-}
-
-async function answerTo(process: CliProcess, id: number): Promise<any> {
-  await process.waitFor(new RegExp(`"jsonrpc":"2\\.0","id":${id}[,}]`), 60_000);
-  return answers(process).find((m) => m.id === id);
-}
-
-const send = (process: CliProcess, message: unknown) => process.child.stdin!.write(`${JSON.stringify(message)}\n`);
+const stdio = useRawStdio('scigate-stdio-');
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup', version: '1' } } };
 
 describe('scigate stdio answers before its runtime is built', () => {
   it('initialize is answered while storage is still opening; tools/list waits, then names the cause; exit code 1', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-stdio-startup-'));
+    const dir = await stdio.tempDir();
     const dataDir = join(dir, 'data');
     await mkdir(dataDir, { mode: 0o700 });
     // Opening storage reads the database file; as a FIFO with no writer, the read blocks until the test writes.
     const fifo = join(dataDir, 'scigate.db');
     execFileSync('mkfifo', [fifo]);
-    running = spawnCli(['stdio', '--data-dir', dataDir]);
+    const running = stdio.start(['stdio', '--data-dir', dataDir]);
 
     send(running, initialize);
     expect((await answerTo(running, 1)).result.serverInfo).toMatchObject({ name: 'scigate' });
@@ -57,10 +35,10 @@ describe('scigate stdio answers before its runtime is built', () => {
   });
 
   it('a data directory that cannot be used still answers initialize, then every request names it', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scigate-stdio-startup-'));
+    const dir = await stdio.tempDir();
     const notADir = join(dir, 'file');
     await writeFile(notADir, 'x');
-    running = spawnCli(['stdio', '--data-dir', notADir]);
+    const running = stdio.start(['stdio', '--data-dir', notADir]);
 
     send(running, initialize);
     expect((await answerTo(running, 1)).result.serverInfo).toBeDefined();
