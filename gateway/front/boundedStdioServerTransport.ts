@@ -2,6 +2,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedLineReader, type Logger } from '../core/index.js';
+import { checkRpcMessage } from './checkRpcMessage.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
 export const MAX_STDIO_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -62,6 +63,8 @@ export class BoundedStdioServerTransport implements Transport {
           this.refuse(ErrorCode.ParseError, `Parse error: the line is not a JSON-RPC message (${(error as Error).message.slice(0, 200)})`);
           return;
         }
+        const rejection = checkRpcMessage(message);
+        if (rejection) return this.refuse(rejection.code, rejection.message, rejection.id);
         try {
           this.onmessage?.(message);
         } catch (error) {
@@ -75,8 +78,8 @@ export class BoundedStdioServerTransport implements Transport {
     });
   }
 
-  private refuse(code: number, message: string): void {
+  private refuse(code: number, message: string, id: string | number | null = null): void {
     this.options.log.warn({ code }, message);
-    void this.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
   }
 }

@@ -41,8 +41,9 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     return record;
   };
   return (server) => {
-    const unsubscribe = deps.registry.onChange(() => void server.sendToolListChanged().catch(() => {}));
-    const unsubscribeSelection = deps.connectors.onChange(() => void server.sendToolListChanged().catch(() => {}));
+    const listChanged = coalescedListChanged(deps.registry, server);
+    const unsubscribe = deps.registry.onChange(listChanged);
+    const unsubscribeSelection = deps.connectors.onChange(listChanged);
     return {
       listTools: async () => {
         await deps.registry.settled();
@@ -95,4 +96,24 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
   } catch (error) {
     return failureResult(GatewayError.from(error), invocationId);
   }
+}
+
+/**
+ * One `notifications/tools/list_changed` per settled catalog: while discovery runs (twelve sources
+ * found one by one at start-up) the changes are folded into a single notification sent when it
+ * settles; afterwards every change is sent as it happens.
+ */
+function coalescedListChanged(registry: SourceRegistry, server: Server): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    void registry
+      .settled()
+      .then(() => {
+        pending = false;
+        return server.sendToolListChanged();
+      })
+      .catch(() => {});
+  };
 }

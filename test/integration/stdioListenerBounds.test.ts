@@ -3,7 +3,7 @@ import { answerTo, jsonRpcAnswers, send, useRawStdio } from '../fixtures/rawStdi
 
 const stdio = useRawStdio('scigate-stdio-');
 
-describe('scigate stdio and request lines over the limit', () => {
+describe('scigate stdio and bad request lines', () => {
   it('an 11 MB line is answered with a JSON-RPC error and named on stderr; the session goes on', async () => {
     const dir = await stdio.tempDir();
     const running = stdio.start(['stdio', '--data-dir', dir]);
@@ -27,5 +27,34 @@ describe('scigate stdio and request lines over the limit', () => {
     expect(jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.code)).toEqual([-32600, -32700]);
     running.child.stdin!.end();
     expect(await running.exited).toBe(0);
+  });
+
+  it('invalid tools/call params get -32602 naming the field, never -32603 with a schema dump', async () => {
+    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bad-params', version: '1' } } });
+    await answerTo(running, 1);
+    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    send(running, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 5 } });
+    const refused = await answerTo(running, 2);
+    expect(refused.error.code).toBe(-32602);
+    expect(refused.error.message).toMatch(/^Invalid tools\/call params: name: /);
+    expect(refused.error.message).not.toContain('"code"');
+    running.child.stdin!.end();
+    await running.exited;
+  });
+
+  it('the sources discovered at start-up are announced with one tools/list_changed, not one per source', async () => {
+    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'quiet', version: '1' } } });
+    await answerTo(running, 1);
+    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    send(running, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await answerTo(running, 2)).result.tools.length).toBeGreaterThan(0);
+    send(running, { jsonrpc: '2.0', id: 3, method: 'ping' });
+    await answerTo(running, 3);
+    const announced = jsonRpcAnswers(running).filter((m) => m.method === 'notifications/tools/list_changed');
+    expect(announced.length).toBeLessThanOrEqual(1);
+    running.child.stdin!.end();
+    await running.exited;
   });
 });
