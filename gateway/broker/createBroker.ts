@@ -55,7 +55,7 @@ export const PIPELINE = [
 ] as const;
 
 /** Builds the handler every call runs through, ending in `callUpstream`. */
-export function buildPipeline(deps: BrokerDeps): Handler<ToolRequest> {
+function buildPipeline(deps: BrokerDeps): Handler<ToolRequest> {
   const [audit, resolve, ...governed] = PIPELINE;
   return audit(deps)(resolve(deps)(compose(governed.map((stage) => stage(deps)), callUpstream())));
 }

@@ -1,4 +1,4 @@
-export { PIPELINE, buildPipeline, createBroker, type Broker, type BrokerDeps } from './createBroker.js';
+export { PIPELINE, createBroker, type Broker, type BrokerDeps } from './createBroker.js';
 export { compose, type AuditedRequest, type Handler, type ResolvedCall, type Stage, type ToolOutcome, type ToolRequest } from './toolCall.js';
 export { AuditTrail, type AuditFacts } from './auditTrail.js';
 export { verifyEnvelope } from './envelopeValidator.js';

@@ -39,10 +39,4 @@ export class SourceLimiters {
   states(): LimiterState[] {
     return [...this.limiters].map(([key, limiter]) => ({ key, running: limiter.runningCount, queued: limiter.queuedCount }));
   }
-
-  /** Drops limiters (catalog reload with new limits); running calls finish on the old ones. */
-  reset(sourceId?: string): void {
-    if (sourceId === undefined) this.limiters.clear();
-    else this.limiters.delete(sourceId);
-  }
 }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { json, type RequestHandler, type Response } from 'express';
 import { GatewayError } from '../core/index.js';
 import { httpStatusOf, sendHttpError } from './httpErrors.js';
+import { sendRpcError } from './rpcErrors.js';
 
 /** Hosts a loopback-bound gateway answers to; anything else is a DNS-rebinding attempt. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -51,7 +52,7 @@ export function requireAllowedHost(allowedHosts: readonly string[], options: { j
 /** A guard's refusal in the admin shape, or as a JSON-RPC error (gateway code in `data`) at the /mcp edge. */
 function refuse(res: Response, error: GatewayError, options: { jsonRpc?: boolean }): void {
   if (!options.jsonRpc) return sendHttpError(res, error);
-  res.status(httpStatusOf(error.code)).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message, data: { code: error.code } }, id: null });
+  sendRpcError(res, { status: httpStatusOf(error.code), code: -32001, message: error.message, data: { code: error.code }, id: null });
 }
 
 /**

@@ -7,6 +7,8 @@ import { fromHttpError, httpStatusOf } from './httpErrors.js';
 /** A JSON-RPC error the /mcp edge answers itself, with its HTTP status. */
 export interface RpcRejection extends MessageRejection {
   status: number;
+  /** The gateway's own error code, for clients that act on it (`{code: 'unauthorized'}`). */
+  data?: { code: string };
 }
 
 /** Checks a parsed /mcp body, a message or a batch of them (see checkRpcMessage). */
@@ -24,7 +26,8 @@ export function checkRpcBody(body: unknown): RpcRejection | undefined {
 
 /** Answers a JSON-RPC error (the only shape /mcp ever answers with when it refuses). */
 export function sendRpcError(res: Response, rejection: RpcRejection): void {
-  res.status(rejection.status).json({ jsonrpc: '2.0', error: { code: rejection.code, message: rejection.message }, id: rejection.id });
+  const { status, code, message, data, id } = rejection;
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id });
 }
 
 /**
