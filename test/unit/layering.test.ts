@@ -22,6 +22,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/upstream': ['catalog', 'gateway/core'],
   'gateway/registry': ['catalog', 'sources', 'gateway/core', 'gateway/upstream'],
   'gateway/permissions': ['catalog', 'gateway/core'],
+  'gateway/extraction': ['catalog', 'gateway/core'],
   'gateway/selection': ['catalog', 'gateway/core', 'gateway/registry'],
   'gateway/broker': ['catalog', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection'],
   'gateway/custom': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/selection', 'gateway/broker'],
