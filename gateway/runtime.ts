@@ -6,7 +6,8 @@ import type {
 } from './core/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
-import { EventHub, type PermissionStore } from './core/index.js';
+import { EventHub, type ExtractionStore, type PermissionStore } from './core/index.js';
+import { failUnfinishedExtractions } from './extraction/index.js';
 import { noopMetrics, type GatewayMetrics } from './metrics/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry, lazySourceServer } from './registry/index.js';
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   custom: { store: CustomServerStore; environment: GatewayEnvironment; urlPolicy?: CustomUrlPolicy };
   /** Permission requests, Grants and authorizations. */
   permissions: PermissionStore;
+  /** ExtractionJobs and PaperAcquisitions (paper_extract_pdf). */
+  extractions: ExtractionStore;
   /** Longest wait for a human decision, in ms (default 15 minutes). */
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
@@ -102,6 +105,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
   await permissionGate.orphanPending();
+  await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log });
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
   const limiters = new SourceLimiters(options.clock);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CustomServerStore, Logger, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
+import { ExtractionRepository } from './extractionRepository.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { InvocationRepository } from './invocationRepository.js';
@@ -33,6 +34,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     cas: new FileCas(join(options.dataDir, 'cas')),
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
+    extractions: new ExtractionRepository(database),
     customServerStore,
     close: () => database.close(),
   };

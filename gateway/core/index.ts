@@ -32,3 +32,8 @@ export { SecretScrubber, REDACTED, MIN_SECRET_CHARS } from './secretScrubber.js'
 export type { ScrubbingStream } from './secretScrubber.js';
 export { scrubbingLogger } from './scrubbingLogger.js';
 export { BoundedLineReader, type LineSink } from './boundedLineReader.js';
+export type {
+  ExtractionInput, ExtractionJobRecord, ExtractionJobStatus, ExtractionJobUpdate, PaperAcquisitionRecord,
+} from './extractionRecords.js';
+export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
+export type { ExtractionStore } from './extractionStore.js';

@@ -1,4 +1,5 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
+import type { ExtractionStore } from './extractionStore.js';
 import type {
   ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
   PermissionRequestStatus, ProjectRecord, SessionRecord,
@@ -75,6 +76,7 @@ export interface Storage {
   permissions: PermissionStore;
   projects: ProjectStore;
   settings: SettingsStore;
+  extractions: ExtractionStore;
   /** Writes a checkpoint and releases files. */
   close(): Promise<void>;
 }

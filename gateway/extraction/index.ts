@@ -5,3 +5,4 @@ export type { ExtractionLimits } from './extractionLimits.js';
 export type { ExtractionManifest, ExtractionWarning, PageOffsets } from './buildExtraction.js';
 export type { PaperMetadata } from './paperMetadata.js';
 export { isPdfMagic } from './sniffPdf.js';
+export { failUnfinishedExtractions, INTERRUPTED_REASON } from './failUnfinishedExtractions.js';

@@ -5,3 +5,4 @@ export { MemoryPermissionStore } from './memoryPermissionStore.js';
 export { MemoryProjectStore } from './memoryProjectStore.js';
 export { MemorySettingsStore } from './memorySettingsStore.js';
 export { MemoryCas } from './memoryCas.js';
+export { MemoryExtractionStore } from './memoryExtractionStore.js';

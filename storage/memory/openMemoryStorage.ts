@@ -1,5 +1,6 @@
 import type { Storage } from '../../gateway/core/index.js';
 import { MemoryCas } from './memoryCas.js';
+import { MemoryExtractionStore } from './memoryExtractionStore.js';
 import { MemoryInvocationStore } from './memoryInvocationStore.js';
 import { MemoryPermissionStore } from './memoryPermissionStore.js';
 import { MemoryProjectStore } from './memoryProjectStore.js';
@@ -14,6 +15,7 @@ export function openMemoryStorage(): Storage {
     permissions: new MemoryPermissionStore(),
     projects: new MemoryProjectStore(),
     settings: new MemorySettingsStore(),
+    extractions: new MemoryExtractionStore(),
     cas: new MemoryCas(),
     close: async () => {},
   };

@@ -29,11 +29,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/listener': ['catalog', 'gateway/core', 'gateway/front', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
   'gateway/runtime': [
     'catalog', 'sources', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
-    'gateway/broker', 'gateway/custom', 'gateway/listener',
+    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/extraction',
   ],
   gateway: [
     'catalog', 'gateway/core', 'gateway/config', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
-    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/runtime',
+    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/runtime', 'gateway/extraction',
   ],
   admin: ['catalog', 'gateway'],
   // A command imports the gateway folders it needs (stdio: only core, config and front up front).
