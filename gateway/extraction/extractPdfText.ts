@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { GatewayError, sha256Hex, type Clock } from '../core/index.js';
 import { buildExtraction, type BuiltExtraction } from './buildExtraction.js';
 import type { ExtractionLimits } from './extractionLimits.js';
+import type { PdfWorkers } from './pdfWorkers.js';
 import { runPdfWorker } from './runPdfWorker.js';
 import { hasEofMarker, isPdfMagic } from './sniffPdf.js';
 
@@ -14,6 +15,8 @@ export interface ExtractPdfTextOptions {
   /** Told after each page is read (1-based page, page count). */
   onPage?: (page: number, pageCount: number) => void;
   signal?: AbortSignal;
+  /** Warm workers to take one from; default: a new worker per call. */
+  workers?: PdfWorkers;
 }
 
 /** A PDF's readable text and manifest, or a GatewayError that says what is wrong with the file. */

@@ -5,4 +5,6 @@ export type { ExtractionLimits } from './extractionLimits.js';
 export type { ExtractionManifest, ExtractionWarning, PageOffsets } from './buildExtraction.js';
 export type { PaperMetadata } from './paperMetadata.js';
 export { isPdfMagic } from './sniffPdf.js';
+export { createPdfWorkers } from './pdfWorkers.js';
+export type { PdfWorkers } from './pdfWorkers.js';
 export { failUnfinishedExtractions, INTERRUPTED_REASON } from './failUnfinishedExtractions.js';

@@ -3,14 +3,20 @@
 // because Node 20 runs worker files without a TypeScript loader; everything after the text items
 // (reading order, headers, manifest) is typed code in the main thread.
 //
-// In (workerData): { bytes: Uint8Array, maxPages: number, standardFontDataUrl: string, cMapUrl: string }
-// Out (postMessage), in this order:
+// In (one message per job, jobs one after another):
+//   { bytes: Uint8Array, maxPages: number, standardFontDataUrl: string, cMapUrl: string }
+// Out (postMessage), per job, in this order:
 //   { type: 'opened', pageCount, info, xmp }           – or { type: 'failed', kind, message }
 //   { type: 'page', page, width, height, items, fonts }  – one per page; items are
 //                                                          [str, x, y, width, fontSize, fontIndex]
 //   { type: 'done' }
-import { parentPort, workerData } from 'node:worker_threads';
+// A worker that failed a job is terminated, never given another one.
+import { parentPort } from 'node:worker_threads';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// Loaded up front, while the worker waits for its first job, instead of by pdf.js on the first document.
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+globalThis.pdfjsWorker = pdfjsWorker;
 
 /** pdf.js exception name → the failure kind the gateway maps to an error code. */
 function failureKind(error) {
@@ -35,22 +41,24 @@ function compactItems(content, fonts) {
   return items;
 }
 
-async function extract() {
-  const { bytes, maxPages, standardFontDataUrl, cMapUrl } = workerData;
-  const task = getDocument({
-    data: bytes,
-    standardFontDataUrl,
-    cMapUrl,
-    cMapPacked: true,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
+/** The document information dictionary as plain strings (pdf.js may hand back Name objects). */
+function plainInfo(info) {
+  const out = {};
+  for (const key of ['Title', 'Author', 'Subject', 'Keywords', 'CreationDate', 'doi', 'DOI']) {
+    const value = info?.[key];
+    if (typeof value === 'string' && value.trim()) out[key] = value;
+  }
+  return out;
+}
+
+async function extract(job) {
+  const { bytes, maxPages, standardFontDataUrl, cMapUrl } = job;
   let pdf;
   try {
-    pdf = await task.promise;
+    pdf = await getDocument({
+      data: bytes, standardFontDataUrl, cMapUrl, cMapPacked: true, isEvalSupported: false, disableFontFace: true,
+      useSystemFonts: false, stopAtErrors: false, verbosity: 0,
+    }).promise;
   } catch (error) {
     post({ type: 'failed', kind: failureKind(error), message: String(error?.message ?? error) });
     return;
@@ -65,7 +73,7 @@ async function extract() {
     try {
       const page = await pdf.getPage(n);
       const [x0, y0, x1, y1] = page.view;
-      const content = await page.getTextContent({ disableNormalization: false });
+      const content = await page.getTextContent();
       const fonts = [];
       const items = compactItems(content, fonts);
       // pdf.js names fonts by load order (g_d0_f1); the family makes a warning readable.
@@ -77,18 +85,10 @@ async function extract() {
       return;
     }
   }
-  post({ type: 'done' });
   await pdf.destroy();
+  post({ type: 'done' });
 }
 
-/** The document info dictionary as plain strings (pdf.js may hand back Name objects). */
-function plainInfo(info) {
-  const out = {};
-  for (const key of ['Title', 'Author', 'Subject', 'Keywords', 'CreationDate', 'doi', 'DOI']) {
-    const value = info?.[key];
-    if (typeof value === 'string' && value.trim()) out[key] = value;
-  }
-  return out;
-}
-
-extract().catch((error) => post({ type: 'failed', kind: 'corrupt', message: String(error?.message ?? error) }));
+parentPort.on('message', (job) => {
+  extract(job).catch((error) => post({ type: 'failed', kind: 'corrupt', message: String(error?.message ?? error) }));
+});

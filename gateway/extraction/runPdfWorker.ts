@@ -1,11 +1,10 @@
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { GatewayError, type Clock } from '../core/index.js';
 import type { ExtractionLimits } from './extractionLimits.js';
 import type { PdfInfo, RawDocument, RawPage } from './pdfTextItems.js';
+import { freshPdfWorkers, type PdfWorkers } from './pdfWorkers.js';
 
-const WORKER_URL = new URL('./pdfTextWorker.mjs', import.meta.url);
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs'));
 /** pdf.js reads the standard fonts' metrics and the CMaps from these directories (a trailing slash matters). */
 const STANDARD_FONTS = `${join(PDFJS_DIR, '../../standard_fonts')}/`;
@@ -25,6 +24,8 @@ export interface RunPdfWorkerOptions {
   /** Told after each page is read (1-based page, page count). */
   onPage?: (page: number, pageCount: number) => void;
   signal?: AbortSignal;
+  /** Where the worker comes from (a warm spare); default: a new worker per call. */
+  workers?: PdfWorkers;
 }
 
 /**
@@ -35,17 +36,9 @@ export interface RunPdfWorkerOptions {
 export function runPdfWorker(options: RunPdfWorkerOptions): Promise<RawDocument> {
   const { limits, clock, signal } = options;
   if (signal?.aborted) return Promise.reject(new GatewayError('cancelled', 'The extraction was cancelled before it started.'));
+  const workers = options.workers ?? freshPdfWorkers;
   const bytes = options.bytes.slice();
-  const worker = new Worker(WORKER_URL, {
-    workerData: { bytes, maxPages: limits.maxPages, standardFontDataUrl: STANDARD_FONTS, cMapUrl: CMAPS },
-    transferList: [bytes.buffer as ArrayBuffer],
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(limits.maxHeapMb / 4)) },
-    stdout: true,
-    stderr: true,
-  });
-  // pdf.js warns on stdout in some paths; stdout is the stdio protocol channel, so the worker's is swallowed.
-  worker.stdout.resume();
-  worker.stderr.resume();
+  const worker = workers.take(limits.maxHeapMb);
   const timer = new AbortController();
   return new Promise<RawDocument>((resolve, reject) => {
     const doc: RawDocument = { pageCount: 0, info: {}, xmp: null, pages: [] };
@@ -55,29 +48,33 @@ export function runPdfWorker(options: RunPdfWorkerOptions): Promise<RawDocument>
       settled = true;
       timer.abort();
       signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      // Only a worker whose job ended cleanly goes back warm; any other is terminated.
+      workers.release(worker, error === undefined);
       if (error) reject(error);
       else resolve(doc);
     };
     const onAbort = () => finish(new GatewayError('cancelled', 'The extraction was cancelled; its worker was stopped.'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    clock.sleep(limits.timeoutMs, timer.signal).then(
-      () => finish(limitError('timeoutMs', `took longer than ${limits.timeoutMs} ms`)),
-      () => undefined,
-    );
-    worker.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage) => {
       if (message.type === 'opened') Object.assign(doc, { pageCount: message.pageCount, info: message.info, xmp: message.xmp });
       else if (message.type === 'page') {
         doc.pages.push(toRawPage(message));
         options.onPage?.(message.page, doc.pageCount);
       } else if (message.type === 'failed') finish(failureError(message, limits));
       else finish(undefined);
-    });
-    worker.on('error', (error: Error & { code?: string }) => {
+    };
+    const onError = (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(limitError('maxHeapMb', `needed more than ${limits.maxHeapMb} MiB of memory`));
       else finish(new GatewayError('internal', 'The PDF worker failed unexpectedly; see the gateway log.', { cause: error }));
-    });
-    worker.on('exit', () => finish(new GatewayError('internal', 'The PDF worker stopped before it finished; see the gateway log.')));
+    };
+    const onExit = () => finish(new GatewayError('internal', 'The PDF worker stopped before it finished; see the gateway log.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    clock.sleep(limits.timeoutMs, timer.signal).then(
+      () => finish(limitError('timeoutMs', `took longer than ${limits.timeoutMs} ms`)),
+      () => undefined,
+    );
+    worker.postMessage({ bytes, maxPages: limits.maxPages, standardFontDataUrl: STANDARD_FONTS, cMapUrl: CMAPS }, [bytes.buffer as ArrayBuffer]);
   });
 }
 

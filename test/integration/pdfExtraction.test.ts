@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError, systemClock } from '../../gateway/core/index.js';
-import { extractPdfText, resolveExtractionLimits, type ExtractionLimits } from '../../gateway/extraction/index.js';
+import type { Worker } from 'node:worker_threads';
+import { createPdfWorkers, extractPdfText, resolveExtractionLimits, type ExtractionLimits } from '../../gateway/extraction/index.js';
 import {
   blankPagePdf, doiPdf, encryptedPdf, hugeContentStreamPdf, manyPagesPdf, marker, multiPagePdf, randomBytesNamedPdf, truncatedPdf, twoColumnPdf,
 } from '../fixtures/pdfs.js';
@@ -106,7 +107,7 @@ describe('extractPdfText refuses bad files, each with its own code', () => {
   });
 
   it('a decompression bomb outgrows the worker heap and is stopped with extraction_limit', async () => {
-    const error = await failure(extract(await hugeContentStreamPdf(), { maxHeapMb: 48 }));
+    const error = await failure(extract(await hugeContentStreamPdf(), { maxHeapMb: 32 }));
     expect(error.code).toBe('extraction_limit');
     expect(error.details).toEqual({ limit: 'maxHeapMb' });
   });
@@ -115,5 +116,36 @@ describe('extractPdfText refuses bad files, each with its own code', () => {
     const error = await failure(extract(await hugeContentStreamPdf(), { timeoutMs: 200, maxHeapMb: 512 }));
     expect(error.code).toBe('extraction_limit');
     expect(error.details).toEqual({ limit: 'timeoutMs' });
+  });
+});
+
+describe('warm extraction workers', () => {
+  it('a worker that finished cleanly serves the next PDF; one that hit a limit is never reused, and the next PDF still extracts', async () => {
+    const workers = createPdfWorkers({ maxHeapMb: 128, maxIdle: 1 });
+    const taken: Worker[] = [];
+    const tracking = { ...workers, take: (mb: number) => { const w = workers.take(mb); taken.push(w); return w; } };
+    try {
+      const run = (bytes: Uint8Array, limits: Partial<ExtractionLimits> = {}) =>
+        extractPdfText({ bytes, limits: resolveExtractionLimits({ maxHeapMb: 128, ...limits }), clock: systemClock, workers: tracking });
+      await run(await multiPagePdf());
+      await run(await doiPdf());
+      expect(taken[1]).toBe(taken[0]);
+      expect((await failure(run(await hugeContentStreamPdf(), { timeoutMs: 300 }))).code).toBe('extraction_limit');
+      expect(taken[2]).toBe(taken[0]);
+      const after = await run(await multiPagePdf());
+      expect(after.manifest.pageCount).toBe(3);
+      expect(taken[3]).not.toBe(taken[2]);
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it('a cancelled extraction stops its worker and fails with cancelled', async () => {
+    const controller = new AbortController();
+    const pending = extractPdfText({
+      bytes: await twoColumnPdf({ pages: 20 }), limits: resolveExtractionLimits(), clock: systemClock, signal: controller.signal,
+      onPage: () => controller.abort(),
+    });
+    expect((await failure(pending)).code).toBe('cancelled');
   });
 });
