@@ -11,3 +11,5 @@ export {
   openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas,
 } from './memory/index.js';
 export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';
+export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorkspace.js';
+export { checkWorkspacePath, numberedPath, PART_SUFFIX } from './workspacePaths.js';
