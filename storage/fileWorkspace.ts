@@ -1,5 +1,5 @@
 import { constants, createReadStream } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative as relativeTo, sep } from 'node:path';
 import { GatewayError, type PartialFile, type SessionWorkspace, type WorkspaceFile } from '../gateway/core/index.js';
 import { fsyncDirectory } from './atomicWrite.js';
