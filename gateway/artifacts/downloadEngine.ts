@@ -57,10 +57,11 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
   let failures = 0;
   for (let attempts = 1; ; attempts++) {
     const before = part.sizeBytes;
-    await observer.transition('running', { bytesDone: before, totalBytes, attempts });
     try {
-      const result = await withSlotAndWatchdog(env, signal, (attemptSignal, touch) =>
-        httpAttempt({
+      const result = await withSlotAndWatchdog(env, signal, async (attemptSignal, touch) => {
+        // Running once a slot of the source's limiter is held; queued (or retrying) until then.
+        await observer.transition('running', { bytesDone: before, totalBytes, attempts });
+        return httpAttempt({
           url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, fetch: env.fetch, physicalUrl: env.physicalUrl, part, hashes,
           signal: attemptSignal,
           onBytes: (done, total, report) => {
@@ -68,8 +69,8 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
             totalBytes = total;
             if (report) observer.progress(done, total);
           },
-        }),
-      );
+        });
+      });
       totalBytes = result.totalBytes;
       await observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts });
       return { sizeBytes: part.sizeBytes, sha256: hashes.finish(), attempts };

@@ -37,3 +37,4 @@ export type {
 } from './artifactRecords.js';
 export { TERMINAL_JOB_STATES } from './artifactRecords.js';
 export type { ArtifactStore, PartialFile, SessionWorkspace, WorkspaceFile } from './artifactPorts.js';
+export { workspaceResourceUri, parseWorkspaceResourceUri } from './workspaceUris.js';
