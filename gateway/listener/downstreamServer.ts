@@ -8,6 +8,8 @@ import { isSourceSelected } from '../selection/index.js';
 import { failureResult, nativeSuccessResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
+import { workspaceResources } from './workspaceResources.js';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -47,6 +49,8 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
+    const files = deps.workspace ? workspaceResources({ workspace: deps.workspace, ...(deps.events ? { events: deps.events } : {}) }, sessionId) : undefined;
+    const unsubscribeFiles = files?.onChange(() => void server.sendResourceListChanged().catch(() => {}));
     return {
       listTools: async () => {
         await deps.registry.settled();
@@ -60,7 +64,19 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
         unsubscribe();
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
+        unsubscribeFiles?.();
       },
+      ...(files
+        ? {
+            listResources: () => files.list(),
+            // A GatewayError becomes a JSON-RPC error the client can read (resources have no isError result).
+            readResource: (uri: string) =>
+              files.read(uri).catch((error: unknown) => {
+                const e = GatewayError.from(error);
+                throw new McpError(e.code === 'not_found' || e.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
+              }),
+          }
+        : {}),
     };
   };
 }
