@@ -8,6 +8,8 @@ import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
+import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
+import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
@@ -21,6 +23,10 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   clock: Clock;
   customServers: CustomServerRoutesDeps['customServers'];
   selection: SettingsRoutesDeps['selection'];
+  /** Artifact plans, jobs and uploads: mounted when the runtime offers artifact_download. */
+  artifacts?: ArtifactRoutesDeps['artifacts'];
+  artifactDownloads?: ArtifactRoutesDeps['artifactDownloads'];
+  workspace?: UploadRoutesDeps['workspace'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
@@ -36,6 +42,8 @@ export function createAdminApp(deps: AdminDeps): Router {
   });
   const api = Router();
   api.use(auth);
+  // Uploads stream the raw body into the workspace: mounted before the JSON body reader refuses it.
+  if (deps.workspace) api.use(uploadRoutes({ ...deps, workspace: deps.workspace }));
   // One body reader for the whole API, so every route refuses a body that is not JSON (415) the
   // same way; a Session patch or a decision is small, server configs and imports can be larger.
   api.use(['/sessions', '/permission-requests'], jsonBody({ maxBytes: 64 * 1024 }));
@@ -46,6 +54,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(eventRoutes(deps));
   api.use(catalogRoutes(deps));
   api.use(customServerRoutes(deps));
+  if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(notFoundRoute);

@@ -33,6 +33,12 @@ export type { ScrubbingStream } from './secretScrubber.js';
 export { scrubbingLogger } from './scrubbingLogger.js';
 export { BoundedLineReader, type LineSink } from './boundedLineReader.js';
 export type {
+  ArtifactPlanPatch, ArtifactPlanRecord, ArtifactPlanStatus, DownloadJobPatch, DownloadJobRecord, DownloadJobState, PlannedCandidate,
+} from './artifactRecords.js';
+export { TERMINAL_JOB_STATES } from './artifactRecords.js';
+export type { ArtifactStore, PartialFile, SessionWorkspace, WorkspaceFile } from './artifactPorts.js';
+export { workspaceResourceUri, parseWorkspaceResourceUri } from './workspaceUris.js';
+export type {
   ExtractionInput, ExtractionJobRecord, ExtractionJobStatus, ExtractionJobUpdate, PaperAcquisitionRecord,
 } from './extractionRecords.js';
 export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';

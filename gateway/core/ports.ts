@@ -1,4 +1,5 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
+import type { ArtifactStore } from './artifactPorts.js';
 import type { ExtractionStore } from './extractionStore.js';
 import type {
   ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
@@ -76,6 +77,8 @@ export interface Storage {
   permissions: PermissionStore;
   projects: ProjectStore;
   settings: SettingsStore;
+  /** Artifact plans and download jobs. */
+  artifacts: ArtifactStore;
   extractions: ExtractionStore;
   /** Writes a checkpoint and releases files. */
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 import type { Storage } from '../../gateway/core/index.js';
+import { MemoryArtifactStore } from './memoryArtifactStore.js';
 import { MemoryCas } from './memoryCas.js';
 import { MemoryExtractionStore } from './memoryExtractionStore.js';
 import { MemoryInvocationStore } from './memoryInvocationStore.js';
@@ -17,6 +18,7 @@ export function openMemoryStorage(): Storage {
     settings: new MemorySettingsStore(),
     extractions: new MemoryExtractionStore(),
     cas: new MemoryCas(),
+    artifacts: new MemoryArtifactStore(),
     close: async () => {},
   };
 }
