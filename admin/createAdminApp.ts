@@ -9,6 +9,7 @@ import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
 import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
+import { extractionRoutes, type ExtractionRoutesDeps } from './extractionRoutes.js';
 import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
@@ -27,6 +28,8 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   artifacts?: ArtifactRoutesDeps['artifacts'];
   artifactDownloads?: ArtifactRoutesDeps['artifactDownloads'];
   workspace?: UploadRoutesDeps['workspace'];
+  /** Extraction jobs: mounted when the runtime offers paper_extract_pdf. */
+  paperExtractions?: ExtractionRoutesDeps['paperExtractions'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
@@ -55,6 +58,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(catalogRoutes(deps));
   api.use(customServerRoutes(deps));
   if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
+  if (deps.paperExtractions) api.use(extractionRoutes({ ...deps, paperExtractions: deps.paperExtractions }));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(notFoundRoute);

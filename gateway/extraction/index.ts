@@ -8,3 +8,6 @@ export { isPdfMagic } from './sniffPdf.js';
 export { createPdfWorkers } from './pdfWorkers.js';
 export type { PdfWorkers } from './pdfWorkers.js';
 export { failUnfinishedExtractions, INTERRUPTED_REASON } from './failUnfinishedExtractions.js';
+export { PaperExtractions, PREVIEW_CHARS } from './paperExtractions.js';
+export type { ExtractionAsk, PaperExtractionResult, PaperExtractionsDeps } from './paperExtractions.js';
+export { paperExtractPdfTool, PAPER_EXTRACT_PDF_TOOL } from './paperExtractPdfTool.js';

@@ -36,12 +36,13 @@ export const freshPdfWorkers: PdfWorkers = {
 };
 
 /**
- * Keeps up to `maxIdle` workers warm (pdf.js loaded and its code optimized), one of them started
- * ahead of the first PDF: a cold worker spends seconds before its first page, a warm one none. Each
+ * Keeps up to `maxIdle` workers warm after their first PDF (pdf.js loaded and its code optimized): a
+ * cold worker spends seconds before its first page, a warm one none. `prestart` starts one ahead of
+ * the first PDF (off by default: a gateway that never extracts should not load pdf.js). Each
  * worker is heap-limited for its whole life, and one that failed a job is terminated, so a hostile
  * PDF still costs only its own worker. Idle workers do not keep the process alive.
  */
-export function createPdfWorkers(options: { maxHeapMb: number; maxIdle?: number }): PdfWorkers {
+export function createPdfWorkers(options: { maxHeapMb: number; maxIdle?: number; prestart?: boolean }): PdfWorkers {
   const maxIdle = options.maxIdle ?? 2;
   const idle: Worker[] = [];
   let closed = false;
@@ -53,7 +54,7 @@ export function createPdfWorkers(options: { maxHeapMb: number; maxIdle?: number 
     });
     idle.push(worker);
   };
-  park(startPdfWorker(options.maxHeapMb));
+  if (options.prestart) park(startPdfWorker(options.maxHeapMb));
   return {
     take(maxHeapMb) {
       const worker = maxHeapMb === options.maxHeapMb ? idle.pop() : undefined;
