@@ -182,6 +182,8 @@ describe('paper_extract_pdf({artifactJobId})', () => {
     const { client, sessionId } = await agent('downloader');
     await api.patch(`/api/sessions/${sessionId}`, { approvalMode: 'always_allow' });
     const paper = await download(client, 'paper.pdf', await doiPdf());
+    // A download never starts an extraction by itself.
+    expect((await api.get(`/api/sessions/${sessionId}/extraction-jobs`)).body.jobs).toEqual([]);
     const result = ok(await extract(client, { artifactJobId: paper.jobId }));
     expect(result).toMatchObject({ pdfPath: paper.finalPath, textPath: paper.finalPath.replace(/\.pdf$/, '.txt'), pageCount: 1 });
     expect((await api.get(`/api/extraction-jobs/${result.extractionId}`)).body.acquisition).toMatchObject({ downloadJobId: paper.jobId, doi: '10.1234/scigate.test-2024.001' });

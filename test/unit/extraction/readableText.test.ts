@@ -60,3 +60,19 @@ describe('dropRunningLines', () => {
     expect(kept[0]!.map((l) => l.text)).toEqual(['Journal of Tests', 'body', 'more']);
   });
 });
+
+describe('pageWarnings', () => {
+  it('names pages without text (scanned) and the fonts whose text has no Unicode map', async () => {
+    const { pageWarnings } = await import('../../../gateway/extraction/buildExtraction.js');
+    const item = (str: string, font = 0) => ({ str, x: 72, y: 700, width: 50, fontSize: 10, font });
+    const warnings = pageWarnings([
+      { page: 1, width: 612, height: 792, items: [item('fine text')], fonts: ['serif g_d0_f1'] },
+      { page: 2, width: 612, height: 792, items: [item(' ')], fonts: [] },
+      { page: 3, width: 612, height: 792, items: [item('ok'), item('\uE012\uE013', 1)], fonts: ['serif g_d0_f1', 'sans-serif g_d0_f2'] },
+    ]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'scanned_page', pages: [2], message: expect.stringMatching(/scanned page, no OCR/) }),
+      expect.objectContaining({ code: 'font_without_unicode', pages: [3], fonts: ['sans-serif g_d0_f2'] }),
+    ]);
+  });
+});
