@@ -70,6 +70,8 @@ export interface PaperExtractionResult {
  */
 export class PaperExtractions {
   private readonly limiter: ClockLimiter;
+  /** Extractions under way, by Session and sha256: a second call for the same bytes waits for the first. */
+  private readonly inFlight = new Map<string, Promise<PaperExtractionResult>>();
 
   constructor(private readonly deps: PaperExtractionsDeps) {
     this.limiter = new ClockLimiter({ concurrency: deps.concurrency ?? 2, minTimeMs: 0 }, deps.clock);
@@ -82,8 +84,19 @@ export class PaperExtractions {
     const sha256 = sha256Hex(bytes);
     const earlier = await this.deps.store.findCompleted(session.id, sha256);
     if (earlier) return this.resultOf(earlier, true);
-    const job = await this.createJob(ask, pdfPath, sha256, bytes.length);
-    return this.runJob(job, bytes, ask);
+    const key = `${session.id}:${sha256}`;
+    const underWay = this.inFlight.get(key);
+    // The same bytes twice in one turn: one job. If the first call fails (or its client cancels), this one runs its own.
+    const first = underWay ? await underWay.catch(() => undefined) : undefined;
+    if (first) return { ...first, reused: true };
+    if (underWay) return this.extract(ask);
+    const run = this.createJob(ask, pdfPath, sha256, bytes.length).then((job) => this.runJob(job, bytes, ask));
+    this.inFlight.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inFlight.get(key) === run) this.inFlight.delete(key);
+    }
   }
 
   /** The Session's jobs in creation order (admin API). */

@@ -68,3 +68,16 @@ describe('PaperExtractions: limiter and job endings', () => {
     expect(await s.storage.extractions.listAcquisitions(s.session.id)).toEqual([]);
   });
 });
+
+describe('PaperExtractions: the same bytes twice in one turn', () => {
+  it('two concurrent calls for one PDF make one job; the second returns the first extraction', async () => {
+    const s = await service({ concurrency: 2, queueTimeoutMs: 60_000 });
+    const bytes = await multiPagePdf();
+    await s.put('a.pdf', bytes);
+    await s.put('b.pdf', bytes);
+    const [a, b] = await Promise.all([s.call('a.pdf'), s.call('b.pdf')]);
+    expect([a.reused, b.reused].sort()).toEqual([false, true]);
+    expect(b.extractionId).toBe(a.extractionId);
+    expect(await s.extractions.listJobs(s.session.id)).toHaveLength(1);
+  });
+});
