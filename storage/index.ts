@@ -5,7 +5,8 @@ export { writeFileAtomic, fsyncDirectory, FILE_MODE } from './atomicWrite.js';
 export { SqlDatabase } from './sqlDatabase.js';
 export { FileCas } from './fileCas.js';
 export { PermissionRepository } from './permissionRepository.js';
-export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
+export { CustomServerFileStore, CUSTOM_SERVERS_FILE, OAUTH_LOGINS_FILE } from './customServerFileStore.js';
+export { OAuthLoginFileStore } from './oauthLoginFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
 export {
   openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas,
