@@ -8,6 +8,8 @@ import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
+import { oauthCallbackRoute, oauthRoutes } from './oauthRoutes.js';
+import { OAUTH_CALLBACK_PATH } from '../gateway/index.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
@@ -34,6 +36,8 @@ export function createAdminApp(deps: AdminDeps): Router {
     const reason = deps.notReadyReason();
     res.status(reason ? 503 : 200).json(reason ? { ok: false, reason } : { ok: true });
   });
+  // The provider sends the browser here without the admin token: the one-use state authenticates it.
+  app.get(OAUTH_CALLBACK_PATH, oauthCallbackRoute(deps));
   const api = Router();
   api.use(auth);
   // One body reader for the whole API, so every route refuses a body that is not JSON (415) the
@@ -46,6 +50,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(eventRoutes(deps));
   api.use(catalogRoutes(deps));
   api.use(customServerRoutes(deps));
+  api.use(oauthRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(notFoundRoute);
