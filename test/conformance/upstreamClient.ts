@@ -46,6 +46,15 @@ async function logIn(gateway: TestGateway, serverId: string): Promise<void> {
   if (callback.status !== 200) throw new Error(`the callback answered ${callback.status}: ${page.replace(/<[^>]+>/g, ' ').trim()}`);
 }
 
+/** Waits until the first discovery has ended (it fails with "log in" on a server that needs one). */
+async function settled(gateway: TestGateway, serverId: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { server } = await admin(gateway, 'GET', `/api/mcp/servers/${serverId}`);
+    if (server.discovery !== null || server.authState !== 'required') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function discoveredTool(gateway: TestGateway, serverId: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const { server } = await admin(gateway, 'GET', `/api/mcp/servers/${serverId}`);
@@ -64,9 +73,11 @@ async function main(): Promise<void> {
     const auth = context.client_id
       ? { mode: 'oauth', clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) }
       : { mode: 'oauth', clientMetadataUrl: CLIENT_METADATA_URL };
-    const { server } = await admin(gateway, 'POST', '/api/mcp/servers', { name: 'Conformance', transport: 'http', url: serverUrl, auth });
+    // Enabled at once, as an admin adds a server: discovery meets the server's 401 challenge (its
+    // scope and metadata URL), and the server shows "log in" before the login starts.
+    const { server } = await admin(gateway, 'POST', '/api/mcp/servers', { name: 'Conformance', transport: 'http', url: serverUrl, auth, enabled: true });
+    await settled(gateway, server.id);
     await logIn(gateway, server.id);
-    await admin(gateway, 'PATCH', `/api/mcp/servers/${server.id}`, { enabled: true });
     const tool = await discoveredTool(gateway, server.id);
     const agent = new Client({ name: 'conformance-agent', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
