@@ -4,7 +4,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminApi, allowEverything, type AdminApi, type ApiResponse } from '../fixtures/custom/adminApi.js';
 import { captureLogger } from '../fixtures/custom/captureLogger.js';
+import { openEventStream } from '../fixtures/eventStream.js';
 import { approve, logIn, openCallback } from '../fixtures/oauth/oauthLogin.js';
+import { useRestartableGateways } from '../fixtures/restartableGateways.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -75,8 +77,19 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect(view.authMessage).toMatch(/log in/);
   });
 
+  it('refuses a callback URL on another origin than the one the admin uses', async () => {
+    const refused = await api.post(`/api/mcp/servers/${serverId}/oauth/start`, { redirectUri: 'http://attacker.example/api/mcp/oauth/callback' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^redirectUri: .*\/api\/mcp\/oauth\/callback/);
+    expect((await serverView(serverId)).authState).toBe('required');
+  });
+
   it('logs in through the callback: discovery, dynamic registration, PKCE S256 checked by the server, resource indicator', async () => {
+    const events = await openEventStream(gateway);
     const login = await logIn(api, serverId);
+    const authorized = await events.next((e) => e.type === 'custom_server.oauth' && e.data.authState === 'authorized', 20_000);
+    expect(authorized.data).toMatchObject({ serverId, authState: 'authorized' });
+    events.close();
     expect(login.authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(login.authorizationUrl.searchParams.get('resource')).toBe(upstream.mcpUrl);
     expect(login.callbackUrl.startsWith(`${gateway.url}/api/mcp/oauth/callback?`)).toBe(true);
@@ -135,6 +148,12 @@ describe('OAuth for a custom http server, against a real authorization server', 
     const results = (await Promise.all([1, 2, 3].map((n) => agent.callTool({ name: tool, arguments: { message: `c${n}` } })))) as any[];
     expect(results.map((r) => r.isError ?? false)).toEqual([false, false, false]);
     expect(upstream.provider.refreshes).toBe(refreshes + 1);
+  });
+
+  it('the connection test uses the same login', async () => {
+    const tested = await api.post(`/api/mcp/servers/${serverId}/test`);
+    expect(tested.body, tested.text).toMatchObject({ ok: true });
+    expect(upstream.requests.at(-1)?.authorization).toMatch(/^Bearer atoken_/);
   });
 
   it('a 403 insufficient_scope moves the server to "required" with the scope to consent to', async () => {
@@ -217,5 +236,25 @@ describe('OAuth for a custom http server, against a real authorization server', 
     for (const [where, text] of Object.entries(haystacks)) {
       for (const secret of secrets) expect(text.includes(secret), `${where} contains a secret`).toBe(false);
     }
+  });
+});
+
+describe('a saved OAuth login across a restart', () => {
+  const gateways = useRestartableGateways('scigate-oauth-');
+
+  it('is kept encrypted in mcp-oauth.enc and used after the restart without a new login', async () => {
+    await gateways.freshDir();
+    const first = await gateways.start();
+    const created = await first.api.post('/api/mcp/servers', { name: 'Kept', transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
+    expect((await logIn(first.api, created.body.server.id)).callback.status).toBe(200);
+    await first.gateway.dispose();
+    const saved = await readFile(join(first.gateway.dataDir, 'mcp-oauth.enc'));
+    expect(saved.toString('latin1')).not.toContain(upstream.provider.issued.accessTokens.at(-1)!);
+    const authorizations = upstream.provider.authorizations.length;
+    const second = await gateways.start();
+    const view = (await second.api.get(`/api/mcp/servers/${created.body.server.id}`)).body.server;
+    expect(view.authState).toBe('authorized');
+    expect((await second.api.post(`/api/mcp/servers/${created.body.server.id}/test`)).body.ok).toBe(true);
+    expect(upstream.provider.authorizations.length).toBe(authorizations);
   });
 });
