@@ -1,4 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -171,6 +173,26 @@ describe('OAuth for a custom http server, against a real authorization server', 
       expect(((await agent.callTool({ name: tool, arguments: { message: 'admin' } })) as any).isError).toBeFalsy();
     } finally {
       upstream.requiredScopes = [];
+    }
+  });
+
+  it('never sends the token to another origin: a redirect is not followed with it', async () => {
+    const seen: Array<string | undefined> = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    upstream.redirectTo = `http://localhost:${(elsewhere.address() as AddressInfo).port}/mcp`;
+    try {
+      const result = (await agent.callTool({ name: tool, arguments: { message: 'redirected' } })) as any;
+      expect(result.isError).toBe(true);
+      expect(toolCalls().at(-1)).toMatchObject({ status: 307, authorization: expect.stringMatching(/^Bearer /) });
+      expect(seen.filter((h) => h !== undefined)).toEqual([]);
+    } finally {
+      upstream.redirectTo = undefined;
+      elsewhere.closeAllConnections();
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
     }
   });
 
