@@ -220,6 +220,22 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect((await serverView(id)).authState).toBe('required');
   });
 
+  it('an sse server logs in and calls the same way', async () => {
+    const created = await createOAuthServer('Protected SSE', { transport: 'sse', url: upstream.sseUrl });
+    const before = await vi.waitFor(async () => {
+      const v = await serverView(created.id);
+      if (v.connection.state !== 'error') throw new Error('still discovering');
+      return v;
+    }, { timeout: 20_000, interval: 50 });
+    expect(before.authState).toBe('required');
+    expect(before.connection.message).toMatch(/oauth\/start/);
+    expect((await logIn(api, created.id)).callback.status).toBe(200);
+    const sseTool = await echoTool(created.id);
+    const result = (await agent.callTool({ name: sseTool, arguments: { message: 'over sse' } })) as any;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain('Echo: over sse');
+  });
+
   it('validates OAuth settings: a secret needs a client id, no manual Authorization header, https unless loopback', async () => {
     const refuse = async (body: Record<string, unknown>, field: RegExp) => {
       const response = await api.post('/api/mcp/servers', { name: `Bad ${Math.random()}`, transport: 'http', url: upstream.mcpUrl, ...body });

@@ -335,9 +335,17 @@ export class OAuthManager {
   }
 }
 
-/** A login failure as the admin sees it: what failed and what to do, without the provider's raw text. */
+/**
+ * A login failure as the admin sees it: what failed and what to do. A provider's answer shows only
+ * as its standard error code, never its free text; the SDK's own checks (a resource that does not
+ * match the server URL, missing metadata) are quoted, they name only URLs the admin configured or
+ * the server published.
+ */
 function loginError(what: string, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  const kind = error instanceof OAuthError && /^[a-z_]{1,40}$/.test(error.errorCode) ? ` (OAuth error ${error.errorCode})` : '';
-  return new GatewayError('upstream_error', `The gateway ${what}${kind}. Check the server URL and OAuth settings, then start the login again.`, { cause: error });
+  const why =
+    error instanceof OAuthError
+      ? /^[a-z_]{1,40}$/.test(error.errorCode) ? ` (OAuth error ${error.errorCode})` : ''
+      : error instanceof Error ? `: ${error.message.slice(0, 300)}` : '';
+  return new GatewayError('upstream_error', `The gateway ${what}${why}. Check the server URL and OAuth settings, then start the login again.`, { cause: error });
 }
