@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { auth, extractWWWAuthenticateParams, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
 import { loginProvider, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
+import { loginError, refreshLogin } from './refreshLogin.js';
 
 /** OAuth state of a server, apart from its connection state (seed §5.5). */
 export type OAuthState = 'required' | 'authorizing' | 'authorized' | 'expired';
@@ -234,24 +233,17 @@ export class OAuthManager {
       return undefined;
     }
     const generation = this.generation;
-    const discovery = login.discovery as unknown as OAuthDiscoveryState;
-    let tokens: OAuthTokens;
+    let tokens: OAuthTokens | 'refused';
     try {
-      tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
-        ...(discovery.authorizationServerMetadata ? { metadata: discovery.authorizationServerMetadata } : {}),
-        clientInformation: login.clientInformation as OAuthClientInformationMixed,
-        refreshToken,
-        ...(login.resource ? { resource: new URL(login.resource) } : {}),
-        fetchFn: this.fetchFn,
-      });
+      tokens = await refreshLogin(login, refreshToken, this.fetchFn);
     } catch (error) {
-      if (generation !== this.generation) return undefined;
-      if (error instanceof OAuthError && !(error instanceof ServerError)) {
-        await this.expire(login, 'the provider refused to renew the token');
-        return undefined;
-      }
-      this.options.log.warn({ sourceId: this.options.serverId, err: (error as Error).name }, 'OAuth token refresh failed');
-      throw new GatewayError('upstream_unavailable', `${this.options.serverId}: the OAuth token could not be renewed now (the authorization server did not answer); try again shortly.`, { retryable: true });
+      const failure = GatewayError.from(error);
+      this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token refresh failed');
+      throw new GatewayError(failure.code, `${this.options.serverId}: ${failure.message}`, { retryable: failure.retryable });
+    }
+    if (tokens === 'refused') {
+      if (generation === this.generation) await this.expire(login, 'the provider refused to renew the token');
+      return undefined;
     }
     if (generation !== this.generation) return undefined;
     const next: StoredOAuthLogin = { ...login, tokens: { ...tokens, issuer: login.tokens.issuer }, ...this.expiryOf(tokens) };
@@ -333,19 +325,4 @@ export class OAuthManager {
     this.current = status;
     if (!same) this.options.onChange?.(status);
   }
-}
-
-/**
- * A login failure as the admin sees it: what failed and what to do. A provider's answer shows only
- * as its standard error code, never its free text; the SDK's own checks (a resource that does not
- * match the server URL, missing metadata) are quoted, they name only URLs the admin configured or
- * the server published.
- */
-function loginError(what: string, error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const why =
-    error instanceof OAuthError
-      ? /^[a-z_]{1,40}$/.test(error.errorCode) ? ` (OAuth error ${error.errorCode})` : ''
-      : error instanceof Error ? `: ${error.message.slice(0, 300)}` : '';
-  return new GatewayError('upstream_error', `The gateway ${what}${why}. Check the server URL and OAuth settings, then start the login again.`, { cause: error });
 }
