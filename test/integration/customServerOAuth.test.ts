@@ -152,10 +152,16 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect(upstream.provider.refreshes).toBe(refreshes + 1);
   });
 
-  it('the connection test uses the same login', async () => {
+  it('the connection test and the Inspector use the same login', async () => {
+    const authorizations = upstream.provider.authorizations.length;
     const tested = await api.post(`/api/mcp/servers/${serverId}/test`);
     expect(tested.body, tested.text).toMatchObject({ ok: true });
     expect(upstream.requests.at(-1)?.authorization).toMatch(/^Bearer atoken_/);
+    const sessionId = (await api.sessionOf('oauth-agent')).id;
+    const toolId = (await serverView(serverId)).tools.find((t: any) => t.upstreamName === 'echo').toolId;
+    const inspected = await api.post(`/api/mcp/servers/${serverId}/inspect`, { sessionId, toolId, arguments: { message: 'inspected' } });
+    expect(inspected.body, inspected.text).toMatchObject({ ok: true, raw: { content: [{ type: 'text', text: 'Echo: inspected' }] } });
+    expect(upstream.provider.authorizations.length).toBe(authorizations);
   });
 
   it('a 403 insufficient_scope moves the server to "required" with the scope to consent to', async () => {
