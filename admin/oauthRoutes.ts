@@ -50,7 +50,7 @@ export function oauthCallbackRoute(deps: OAuthRoutesDeps): RequestHandler {
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       deps.log.warn({ code: error.code }, 'OAuth callback refused');
-      const status = error.code === 'not_found' ? 400 : error.code === 'conflict' ? 409 : 502;
+      const status = error.code === 'not_found' ? 400 : error.code === 'conflict' ? 409 : error.code === 'auth_required' ? 403 : 502;
       sendPage(res, status, 'Login not completed', deps.secrets.scrub(error.message));
     }
   };

@@ -242,6 +242,17 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect(JSON.stringify(result.content)).toContain('Echo: over sse');
   });
 
+  it('a provider that denies the login: the page says so without echoing the provider\'s text', async () => {
+    const id = (await createOAuthServer('Denied')).id;
+    const started = await api.post(`/api/mcp/servers/${id}/oauth/start`);
+    const state = new URL(started.body.authorizationUrl).searchParams.get('state')!;
+    const page = await openCallback(`${gateway.url}/api/mcp/oauth/callback?state=${encodeURIComponent(state)}&error=access_denied&error_description=${encodeURIComponent('<b>provider-text-xyz</b>')}`);
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('did not grant access');
+    expect(page.text).not.toContain('provider-text-xyz');
+    expect((await serverView(id)).authState).toBe('required');
+  });
+
   it('validates OAuth settings: a secret needs a client id, no manual Authorization header, https unless loopback', async () => {
     const refuse = async (body: Record<string, unknown>, field: RegExp) => {
       const response = await api.post('/api/mcp/servers', { name: `Bad ${Math.random()}`, transport: 'http', url: upstream.mcpUrl, ...body });

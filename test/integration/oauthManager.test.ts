@@ -46,6 +46,15 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     await expect(oauth.finish(state, { code })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('a login nobody finishes stops showing "authorizing" after 10 minutes', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock, memoryStore());
+    await oauth.begin(REDIRECT);
+    expect(oauth.status.state).toBe('authorizing');
+    clock.advance(PENDING_LOGIN_TTL_MS + 1);
+    expect(oauth.status).toMatchObject({ state: 'required', message: expect.stringMatching(/10 minutes/) });
+  });
+
   it('renews a token about to expire before sending it, and a clear during that renewal restores nothing', async () => {
     const clock = new FakeClock();
     const store = memoryStore();

@@ -77,6 +77,12 @@ export class OAuthManager {
   }
 
   get status(): OAuthStatus {
+    // A login nobody finished stops being "authorizing" once its 10 minutes are over.
+    const pending = this.pending;
+    if (pending && this.options.clock.now() > pending.expiresAt) {
+      this.pending = undefined;
+      this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('the login was not finished within 10 minutes') });
+    }
     return this.current;
   }
 
