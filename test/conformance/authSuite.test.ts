@@ -19,7 +19,7 @@ function runSuite(): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [CONFORMANCE, 'client', '--suite', 'auth', '--timeout', '120000', '--command', `node ${ENTRY}`],
+      [CONFORMANCE, 'client', '--suite', 'auth', '--timeout', '300000', '--command', `node ${ENTRY}`],
       { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
     );
