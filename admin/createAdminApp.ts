@@ -11,6 +11,8 @@ import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
 import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
 import { extractionRoutes, type ExtractionRoutesDeps } from './extractionRoutes.js';
 import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
+import { oauthCallbackRoute, oauthRoutes } from './oauthRoutes.js';
+import { OAUTH_CALLBACK_PATH } from '../gateway/index.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
@@ -43,6 +45,8 @@ export function createAdminApp(deps: AdminDeps): Router {
     const reason = deps.notReadyReason();
     res.status(reason ? 503 : 200).json(reason ? { ok: false, reason } : { ok: true });
   });
+  // The provider sends the browser here without the admin token: the one-use state authenticates it.
+  app.get(OAUTH_CALLBACK_PATH, oauthCallbackRoute(deps));
   const api = Router();
   api.use(auth);
   // Uploads stream the raw body into the workspace: mounted before the JSON body reader refuses it.
@@ -59,6 +63,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(customServerRoutes(deps));
   if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
   if (deps.paperExtractions) api.use(extractionRoutes({ ...deps, paperExtractions: deps.paperExtractions }));
+  api.use(oauthRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(notFoundRoute);

@@ -64,10 +64,30 @@ export const mcpUrlSchema = z
     'must not contain a user name or password (user:pass@host); MCP clients never send them — put credentials in a header, e.g. Authorization',
   );
 
-/** Authentication of an http/sse server. Only `none` for now; `oauth` joins this union later. */
-export const customAuthSchema = z
-  .object({ mode: z.enum(['none'], { error: 'must be "none" (OAuth is not available yet)' }) })
-  .strict();
+const oauthUrlSchema = z
+  .string()
+  .max(4096, 'must be at most 4096 characters')
+  .refine((text) => isSecureOrLoopback(text), 'must be an https:// URL (plain http:// only for a loopback host)');
+
+/** What `auth: {mode: "oauth"}` may carry besides the mode; shared by the saved config and the requests. */
+export const oauthSettingsFields = {
+  /** A client registered with the provider in advance; without it the gateway registers itself (or uses `clientMetadataUrl`). */
+  clientId: z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters').optional(),
+  /** The preregistered client's secret; a confidential client only. */
+  clientSecret: secretValueSchema.min(1, 'must not be empty (leave it out for a public client)').optional(),
+  /** A client ID metadata document URL (SEP-991) the provider may accept instead of registration; scigate hosts none. */
+  clientMetadataUrl: oauthUrlSchema.optional(),
+  /** Scopes to ask for when the server advertises none (space-separated). */
+  scope: z.string().trim().max(2048, 'must be at most 2048 characters').regex(/^[\x21\x23-\x5B\x5D-\x7E ]*$/, 'must be space-separated scope names').optional(),
+};
+
+const noAuthSchema = z.object({ mode: z.literal('none') }).strict();
+const oauthAuthSchema = z.object({ mode: z.literal('oauth'), ...oauthSettingsFields }).strict();
+
+/** Authentication of an http/sse server: none, or OAuth 2.1 through the SDK's client auth (seed §5.5). */
+export const customAuthSchema = z.discriminatedUnion('mode', [noAuthSchema, oauthAuthSchema], { error: 'mode must be "none" or "oauth"' });
+export type CustomAuth = z.infer<typeof customAuthSchema>;
+export type OAuthSettings = z.infer<typeof oauthAuthSchema>;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -101,7 +121,28 @@ export const remoteServerConfigSchema = z
     headers: z.record(headerKeySchema, secretValueSchema.regex(/^[^\r\n]*$/, 'a header value must be one line')),
     auth: customAuthSchema,
   })
-  .strict();
+  .strict()
+  .superRefine((server, ctx) => {
+    for (const issue of oauthRuleIssues(server)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
+
+/**
+ * The cross-field rules of OAuth mode (seed §5.5): a secret needs a client id, a manual Authorization
+ * header would fight the tokens, and tokens travel over HTTPS except to a loopback server.
+ */
+export function oauthRuleIssues(server: { url: string; headers: Record<string, string>; auth: CustomAuth }): Array<{ path: string[]; message: string }> {
+  if (server.auth.mode !== 'oauth') return [];
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (server.auth.clientSecret !== undefined && server.auth.clientId === undefined) {
+    issues.push({ path: ['auth', 'clientSecret'], message: 'a client secret needs auth.clientId, the client it belongs to' });
+  }
+  const header = Object.keys(server.headers).find((key) => key.toLowerCase() === 'authorization');
+  if (header !== undefined) {
+    issues.push({ path: ['headers', header], message: 'OAuth mode sends its own Authorization header; remove this one (other headers are kept)' });
+  }
+  if (!isSecureOrLoopback(server.url)) issues.push({ path: ['url'], message: 'OAuth needs an https:// URL (plain http:// only for a loopback host)' });
+  return issues;
+}
 
 /** One saved custom MCP server, as kept in `custom-mcp-servers.enc` (seed §5.2). */
 export const customServerConfigSchema = z.discriminatedUnion('transport', [stdioServerConfigSchema, remoteServerConfigSchema], {
@@ -132,6 +173,19 @@ function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https://, or http:// to a loopback host (where no one can read the token on the wire). */
+export function isSecureOrLoopback(text: string): boolean {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && (LOOPBACK_HOSTNAMES.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname));
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  DEFAULT_CUSTOM_TIMEOUT_SECONDS, argsSchema, commandSchema, customAuthSchema, cwdSchema, envKeySchema, headerKeySchema,
+  DEFAULT_CUSTOM_TIMEOUT_SECONDS, argsSchema, commandSchema, cwdSchema, oauthSettingsFields, envKeySchema, headerKeySchema,
   mcpUrlSchema, secretValueSchema, serverNameSchema, timeoutSecondsSchema,
 } from './customServerConfig.js';
 
@@ -19,6 +19,20 @@ function secretEditsSchema(key: z.ZodString) {
 export const envEditsSchema = secretEditsSchema(envKeySchema);
 export const headerEditsSchema = secretEditsSchema(headerKeySchema);
 export type SecretEdit = z.infer<typeof envEditsSchema>[number];
+
+/**
+ * `auth` in a create/update request: as saved, except `clientSecret: null`, which keeps the saved
+ * secret (the secret-edit contract of seed §5.3; views show a set secret as `null`).
+ */
+export const customAuthRequestSchema = z.discriminatedUnion(
+  'mode',
+  [
+    z.object({ mode: z.literal('none') }).strict(),
+    z.object({ mode: z.literal('oauth'), ...oauthSettingsFields, clientSecret: oauthSettingsFields.clientSecret.unwrap().nullable().optional() }).strict(),
+  ],
+  { error: 'mode must be "none" or "oauth"' },
+);
+export type CustomAuthRequest = z.infer<typeof customAuthRequestSchema>;
 
 const createCommon = {
   name: serverNameSchema,
@@ -46,7 +60,7 @@ export const createCustomServerSchema = z.discriminatedUnion(
         transport: z.enum(['http', 'sse']),
         url: mcpUrlSchema,
         headers: headerEditsSchema.default([]),
-        auth: customAuthSchema.default({ mode: 'none' }),
+        auth: customAuthRequestSchema.default({ mode: 'none' }),
       })
       .strict(),
   ],
@@ -66,7 +80,7 @@ export const patchCustomServerSchema = z
     env: envEditsSchema,
     url: mcpUrlSchema,
     headers: headerEditsSchema,
-    auth: customAuthSchema,
+    auth: customAuthRequestSchema,
   })
   .partial()
   .strict();
@@ -89,3 +103,7 @@ export type CreateCustomServer = z.infer<typeof createCustomServerSchema>;
 export type PatchCustomServer = z.infer<typeof patchCustomServerSchema>;
 export type AcceptToolsRequest = z.infer<typeof acceptToolsSchema>;
 export type InspectToolRequest = z.infer<typeof inspectToolSchema>;
+
+/** `POST /api/mcp/servers/:id/oauth/start`: where the provider sends the browser back (default: this origin's callback). */
+export const oauthStartSchema = z.object({ redirectUri: z.string().max(2048, 'must be at most 2048 characters').optional() }).strict();
+export type OAuthStartRequest = z.infer<typeof oauthStartSchema>;

@@ -24,4 +24,5 @@ export { createGatewayMetrics, metricsRoute } from './metrics/index.js';
 export { createGatewayRuntime } from './runtime.js';
 export type { GatewayRuntime, RuntimeOptions } from './runtime.js';
 export type { CustomServers } from './custom/index.js';
+export { OAUTH_CALLBACK_PATH } from './custom/index.js';
 export type { ConnectorSelection } from './selection/index.js';

@@ -2,7 +2,7 @@ import type { CustomUrlPolicy, LimitOverrides, SourceManifest, ToolPrefix } from
 import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
-  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
+  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
 } from './core/index.js';
 import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
 import type { NativeTool } from './broker/index.js';
@@ -49,7 +49,7 @@ export interface RuntimeOptions {
   projects: ProjectStore;
   settings: SettingsStore;
   /** Saved custom MCP servers and the environment their `$NAME` values resolve against. */
-  custom: { store: CustomServerStore; environment: GatewayEnvironment; urlPolicy?: CustomUrlPolicy };
+  custom: { store: CustomServerStore; environment: GatewayEnvironment; urlPolicy?: CustomUrlPolicy; oauthLogins?: OAuthLoginStore };
   /** Permission requests, Grants and authorizations. */
   permissions: PermissionStore;
   /** ExtractionJobs and PaperAcquisitions (paper_extract_pdf). */
@@ -137,7 +137,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   ];
   const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters, nativeTools });
   const customServers = new CustomServers({
-    ...options, ...options.custom, registry, broker, selection, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
+    ...options, ...options.custom, registry, broker, selection, events, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
   });
   // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
   await customServers.start();

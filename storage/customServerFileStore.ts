@@ -8,8 +8,9 @@ import { decryptFile, encryptFile } from './encryptedFile.js';
 import { SECRET_KEY_FILE, loadSecretKey } from './secretKey.js';
 
 export const CUSTOM_SERVERS_FILE = 'custom-mcp-servers.enc';
+export const OAUTH_LOGINS_FILE = 'mcp-oauth.enc';
 /** Every file encrypted under `model-secrets.key`, so a lost key is noticed instead of replaced. */
-export const ENCRYPTED_FILES = [CUSTOM_SERVERS_FILE, 'mcp-oauth.enc'] as const;
+export const ENCRYPTED_FILES = [CUSTOM_SERVERS_FILE, OAUTH_LOGINS_FILE] as const;
 
 /**
  * `custom-mcp-servers.enc`: the saved custom servers, AES-256-GCM under `model-secrets.key`.
@@ -21,7 +22,8 @@ export class CustomServerFileStore implements CustomServerStore {
   private constructor(
     private readonly path: string,
     private readonly keyPath: string,
-    private readonly key: Buffer,
+    /** The data directory's key; `mcp-oauth.enc` is encrypted under it too. */
+    readonly key: Buffer,
   ) {}
 
   /** Opens the store in `dataDir`, creating the key on first use; rejects now if the saved file cannot be read. */

@@ -6,7 +6,8 @@ export { SqlDatabase } from './sqlDatabase.js';
 export { FileCas } from './fileCas.js';
 export { PermissionRepository } from './permissionRepository.js';
 export { ExtractionRepository } from './extractionRepository.js';
-export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
+export { CustomServerFileStore, CUSTOM_SERVERS_FILE, OAUTH_LOGINS_FILE } from './customServerFileStore.js';
+export { OAuthLoginFileStore } from './oauthLoginFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
 export {
   openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas, MemoryArtifactStore, MemoryExtractionStore,

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import type { CustomServerStore, Logger, Storage } from '../gateway/core/index.js';
 import { ArtifactRepository } from './artifactRepository.js';
+import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
 import { ExtractionRepository } from './extractionRepository.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
+import { OAuthLoginFileStore } from './oauthLoginFileStore.js';
 import { InvocationRepository } from './invocationRepository.js';
 import { ProjectRepository } from './projectRepository.js';
 import { PermissionRepository } from './permissionRepository.js';
@@ -22,10 +23,11 @@ export interface OpenStorageOptions {
 }
 
 /** Opens the embedded store in `dataDir` (created 0700): database + journal and the CAS. */
-export async function openStorage(options: OpenStorageOptions): Promise<Storage & { database: SqlDatabase; customServerStore: CustomServerStore }> {
+export async function openStorage(options: OpenStorageOptions): Promise<Storage & { database: SqlDatabase; customServerStore: CustomServerStore; oauthLogins: OAuthLoginStore }> {
   await ensurePrivateDir(options.dataDir);
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
   const customServerStore = await CustomServerFileStore.open(options.dataDir);
+  const oauthLogins = await OAuthLoginFileStore.open(options.dataDir, customServerStore.key);
   const database = await SqlDatabase.open(options);
   return {
     database,
@@ -38,6 +40,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     artifacts: new ArtifactRepository(database),
     extractions: new ExtractionRepository(database),
     customServerStore,
+    oauthLogins,
     close: () => database.close(),
   };
 }

@@ -102,7 +102,7 @@ export async function createRuntime(
     approvalTimeoutMs: config.approvalTimeoutMs,
     elicitation: config.elicitation,
     // Custom servers' `$NAME` values resolve against the gateway's own environment.
-    custom: { store: storage.customServerStore, environment: config.env, urlPolicy },
+    custom: { store: storage.customServerStore, oauthLogins: storage.oauthLogins, environment: config.env, urlPolicy },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
     ...(config.extraSources ? { extraSources: config.extraSources } : {}),
     ...(config.dataDir ? { workspace: new FileWorkspace(config.dataDir) } : {}),

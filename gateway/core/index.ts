@@ -11,7 +11,7 @@ export type {
   PermissionDecision, PermissionGrantRecord, PermissionRequestRecord, PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 export type {
-  Cas, ConnectorSelectionReader, CustomServerStore, InvocationStore, PermissionResolution, PermissionStore, ProjectStore,
+  Cas, ConnectorSelectionReader, CustomServerStore, InvocationStore, OAuthLoginStore, PermissionResolution, PermissionStore, ProjectStore, StoredOAuthLogin,
   SessionStore, SettingsStore, Storage,
 } from './ports.js';
 export { canonicalJson } from './canonicalJson.js';

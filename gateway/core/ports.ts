@@ -108,6 +108,31 @@ export interface CustomServerStore {
   save(servers: CustomServerConfig[]): Promise<void>;
 }
 
+/**
+ * One custom server's OAuth login as kept in `mcp-oauth.enc` (seed §5.5). The client information,
+ * tokens and discovery state are the SDK's JSON, stored as it handed them over.
+ */
+export interface StoredOAuthLogin {
+  /** The configuration signature the login was made under; another signature means it is stale. */
+  signature: string;
+  /** The callback URL the login used (a refresh and the next login reuse it). */
+  redirectUri: string;
+  /** The resource indicator the authorization server issued the tokens for. */
+  resource?: string;
+  clientInformation: Record<string, unknown>;
+  tokens: Record<string, unknown>;
+  discovery: Record<string, unknown>;
+  /** When the access token expires, ms since the epoch; absent when the provider did not say. */
+  expiresAt?: number;
+}
+
+/** Encrypted OAuth logins by custom server id; writes are queued and atomic, the last wins. */
+export interface OAuthLoginStore {
+  load(): Promise<Record<string, StoredOAuthLogin>>;
+  /** Saves one server's login, or deletes it with `undefined`. */
+  save(serverId: string, login: StoredOAuthLogin | undefined): Promise<void>;
+}
+
 /** The connector selection a Session effectively has (Session → Project → global), and its changes. */
 export interface ConnectorSelectionReader {
   /** Source IDs the Session may use, or `null` for every enabled source. */

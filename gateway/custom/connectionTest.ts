@@ -1,7 +1,7 @@
 import type { CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { customToolId, deriveCustomTools } from '../registry/index.js';
-import { UpstreamClient, type UpstreamTarget } from '../upstream/index.js';
+import { UpstreamClient, type UpstreamAuth, type UpstreamTarget } from '../upstream/index.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 
 export interface ConnectionCheck {
@@ -34,6 +34,8 @@ export interface ConnectionTestOptions {
   clock: Clock;
   log: Logger;
   secrets: SecretScrubber;
+  /** The server's OAuth manager (shared with its catalog client and the Inspector), when it uses OAuth. */
+  auth?: UpstreamAuth;
 }
 
 /**
@@ -81,7 +83,7 @@ async function probeTarget(target: UpstreamTarget, options: ConnectionTestOption
 
 function resolveTarget(options: ConnectionTestOptions, checks: ConnectionCheck[]): UpstreamTarget | undefined {
   try {
-    const target = resolveCustomTarget(options.config, options.environment);
+    const target = resolveCustomTarget(options.config, options.environment, options.auth);
     checks.push({ name: 'configuration', ok: true, message: 'every $NAME value resolves in the gateway environment' });
     return target;
   } catch (error) {

@@ -1,6 +1,6 @@
 import {
   MAX_CUSTOM_SERVERS, customServerConfigSchema, decideCustomUrl, serverNameKey, type AcceptToolsRequest, type CustomUrlPolicy, type CreateCustomServer,
-  type CustomServerConfig, type PatchCustomServer,
+  type CustomAuth, type CustomAuthRequest, type CustomServerConfig, type PatchCustomServer,
 } from '../../catalog/index.js';
 import { GatewayError, parseInput } from '../core/index.js';
 import { customToolId } from '../registry/index.js';
@@ -22,7 +22,7 @@ export function buildServerConfig(request: CreateCustomServer, id: string, now: 
           ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
           env: applySecretEdits('env', {}, request.env),
         }
-      : { ...common, transport: request.transport, url: request.url, headers: applySecretEdits('headers', {}, request.headers), auth: request.auth };
+      : { ...common, transport: request.transport, url: request.url, headers: applySecretEdits('headers', {}, request.headers), auth: resolveAuth(request.auth, undefined) };
   return parseInput(customServerConfigSchema, config);
 }
 
@@ -54,7 +54,7 @@ export function applyServerPatch(current: CustomServerConfig, patch: PatchCustom
   const url = patch.url ?? was?.url;
   if (url === undefined) throw invalid('url', `a${transport === 'http' ? 'n http' : 'n sse'} server needs a url`);
   const headers = patch.headers ? applySecretEdits('headers', was?.headers ?? {}, patch.headers) : (was?.headers ?? {});
-  return parseInput(customServerConfigSchema, { ...common, transport, url, headers, auth: patch.auth ?? was?.auth ?? { mode: 'none' } });
+  return parseInput(customServerConfigSchema, { ...common, transport, url, headers, auth: patch.auth ? resolveAuth(patch.auth, was?.auth) : (was?.auth ?? { mode: 'none' }) });
 }
 
 /**
@@ -83,6 +83,14 @@ export function assertUrlAllowed(server: CustomServerConfig, policy: CustomUrlPo
   if (server.transport === 'stdio') return;
   const refusal = decideCustomUrl(server.url, policy);
   if (refusal) throw invalid(field, refusal);
+}
+
+/** The saved auth after a request: `clientSecret: null` keeps the saved secret, leaving it out drops it. */
+export function resolveAuth(requested: CustomAuthRequest, saved: CustomAuth | undefined): CustomAuth {
+  if (requested.mode === 'none') return { mode: 'none' };
+  const { clientSecret, ...rest } = requested;
+  const kept = clientSecret === null ? (saved?.mode === 'oauth' ? saved.clientSecret : undefined) : clientSecret;
+  return { ...rest, ...(kept !== undefined ? { clientSecret: kept } : {}) };
 }
 
 function invalid(field: string, message: string): GatewayError {

@@ -1,7 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CustomServerConfig, CustomTransport } from '../../catalog/index.js';
+import type { CustomAuth, CustomServerConfig, CustomTransport } from '../../catalog/index.js';
 import type { HiddenTool, SourceEntry } from '../registry/index.js';
 import type { ConnectionTestResult } from './connectionTest.js';
+import type { AuthStateView } from './customOAuth.js';
 import { redactedEntries } from './secretEdits.js';
 
 /** Connection state, kept apart from auth state; `ready` means the checks passed, not every tool. */
@@ -20,9 +21,14 @@ export interface CustomServerView {
   env?: Array<{ key: string; value: null }>;
   url?: string;
   headers?: Array<{ key: string; value: null }>;
-  auth?: { mode: 'none' };
-  /** OAuth state once OAuth exists; `not_required` for servers without it. */
-  authState: 'not_required';
+  /** The auth settings; a set client secret shows as `null`, like every other secret. */
+  auth?: { mode: 'none' } | { mode: 'oauth'; clientId: string | null; clientSecret: null; clientSecretSet: boolean; clientMetadataUrl: string | null; scope: string | null };
+  /** OAuth state, apart from the connection state: `not_required` for servers without OAuth. */
+  authState: AuthStateView;
+  /** What to do about the OAuth state (log in, consent to a scope), or null. */
+  authMessage: string | null;
+  /** The scope a 403 `insufficient_scope` asked consent for, or null. */
+  requiredScope: string | null;
   connection: { state: ConnectionState; message: string | null };
   discovery: SourceEntry['discovery'] | null;
   tools: Array<{ toolId: string; name: string; upstreamName: string; title: string; description: string; inputSchema: Tool['inputSchema'] }>;
@@ -42,12 +48,16 @@ export interface ServerSnapshot {
 }
 
 /** Builds the redacted view of one server from its config, its catalog entry and its last test. */
-export function customServerView(state: ServerSnapshot, entry: SourceEntry | undefined): CustomServerView {
+export function customServerView(
+  state: ServerSnapshot,
+  entry: SourceEntry | undefined,
+  auth: { authState: AuthStateView; authMessage: string | null; requiredScope: string | null } = { authState: 'not_required', authMessage: null, requiredScope: null },
+): CustomServerView {
   const c = state.config;
   const settings =
     c.transport === 'stdio'
       ? { command: c.command, args: c.args, cwd: c.cwd ?? null, env: redactedEntries(c.env) }
-      : { url: c.url, headers: redactedEntries(c.headers), auth: { mode: c.auth.mode } };
+      : { url: c.url, headers: redactedEntries(c.headers), auth: authView(c.auth) };
   return {
     id: c.id,
     name: c.name,
@@ -55,7 +65,7 @@ export function customServerView(state: ServerSnapshot, entry: SourceEntry | und
     enabled: c.enabled,
     timeoutSeconds: c.timeoutSeconds,
     ...settings,
-    authState: 'not_required',
+    ...auth,
     connection:
       !c.enabled && state.stoppedReason !== undefined
         ? { state: 'disabled', message: state.stoppedReason }
@@ -94,4 +104,16 @@ export function decideConnection(
 function testMessage(test: ConnectionTestResult): string {
   const failed = test.checks.find((c) => !c.ok);
   return failed ? `${failed.name}: ${failed.message}` : 'connection test passed';
+}
+
+function authView(auth: CustomAuth): NonNullable<CustomServerView['auth']> {
+  if (auth.mode === 'none') return { mode: 'none' };
+  return {
+    mode: 'oauth',
+    clientId: auth.clientId ?? null,
+    clientSecret: null,
+    clientSecretSet: auth.clientSecret !== undefined,
+    clientMetadataUrl: auth.clientMetadataUrl ?? null,
+    scope: auth.scope ?? null,
+  };
 }

@@ -4,7 +4,8 @@ import {
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
 import {
-  GatewayError, randomHex, type Clock, type CustomServerStore, type Logger, type NewId, type SecretScrubber, type SessionStore,
+  GatewayError, randomHex, type Clock, type CustomServerStore, type EventHub, type Logger, type NewId, type OAuthLoginStore, type SecretScrubber,
+  type SessionStore,
 } from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
@@ -12,6 +13,7 @@ import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
+import { CustomOAuth } from './customOAuth.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 
@@ -34,6 +36,10 @@ export interface CustomServersDeps {
   secrets: SecretScrubber;
   /** Told when a server's connection is made again after it died (the upstream-restarts metric). */
   onUpstreamRestart?: (sourceId: string) => void;
+  /** `mcp-oauth.enc` (OAuth logins); kept in memory when absent. */
+  oauthLogins?: OAuthLoginStore;
+  /** Live updates: OAuth state changes are published here. */
+  events?: EventHub;
 }
 
 interface ServerState {
@@ -60,8 +66,13 @@ export const CUSTOM_SERVER_MAX_FAILURES = 5;
 export class CustomServers {
   private readonly states = new Map<string, ServerState>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** One OAuth manager per OAuth server, shared by its catalog client, connection tests and the Inspector. */
+  readonly oauth: CustomOAuth;
 
-  constructor(private readonly deps: CustomServersDeps) {}
+  constructor(private readonly deps: CustomServersDeps) {
+    const { clock, log, secrets, events, oauthLogins } = deps;
+    this.oauth = new CustomOAuth({ clock, log, secrets, ...(events ? { events } : {}), ...(oauthLogins ? { store: oauthLogins } : {}) });
+  }
 
   private get urlPolicy(): CustomUrlPolicy {
     return this.deps.urlPolicy ?? { allowPrivate: false };
@@ -72,8 +83,10 @@ export class CustomServers {
     for (const config of await this.deps.store.load()) {
       const state: ServerState = { config, revision: 0 };
       this.states.set(config.id, state);
+      await this.oauth.attach(config);
       this.register(state);
     }
+    await this.oauth.sweep();
     for (const state of this.states.values()) if (state.config.enabled) this.track(this.refresh(state));
     this.deps.log.info({ servers: this.states.size }, 'custom MCP servers loaded');
   }
@@ -97,6 +110,7 @@ export class CustomServers {
         this.states.delete(config.id);
         throw error;
       });
+      await this.oauth.attach(config);
       this.register(created);
       return created;
     });
@@ -126,6 +140,7 @@ export class CustomServers {
       });
       state.revision += 1;
       this.deps.secrets.forget(id);
+      await this.oauth.remove(id);
       await this.deps.registry.remove(id);
       await this.deps.selection.forgetSource(id);
       this.deps.log.info({ sourceId: id }, 'custom MCP server deleted');
@@ -154,7 +169,8 @@ export class CustomServers {
     const state = this.stateOf(id);
     const revision = state.revision;
     const { environment, toolPrefix, clock, log, secrets } = this.deps;
-    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log, secrets });
+    const auth = this.oauth.authOf(id);
+    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log, secrets, ...(auth ? { auth } : {}) });
     if (state.revision === revision && this.states.get(id) === state) state.lastTest = result;
     return result;
   }
@@ -176,14 +192,42 @@ export class CustomServers {
     return inspectTool(this.deps, id, request, signal);
   }
 
+  /** Begins an OAuth login; `redirectUri` is this gateway's callback on the origin the admin uses. */
+  oauthStart(id: string, redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string }> {
+    this.stateOf(id);
+    return this.oauth.start(id, redirectUri);
+  }
+
+  /** Ends a pending login; saved credentials stay. */
+  oauthCancel(id: string): CustomServerView {
+    this.oauth.cancel(id);
+    return this.get(id);
+  }
+
+  /** Deletes the saved login and invalidates pending attempts (no revocation call). */
+  async oauthClear(id: string): Promise<CustomServerView> {
+    await this.oauth.clear(id);
+    return this.get(id);
+  }
+
+  /** Finishes a login from the provider's redirect; answers the server's name for the callback page. */
+  async oauthCallback(query: { state?: string; code?: string; error?: string }): Promise<{ serverId: string; name: string }> {
+    const serverId = await this.oauth.callback(query);
+    const state = this.states.get(serverId);
+    // A fresh login makes an enabled server discoverable now rather than at its next call.
+    if (state?.config.enabled) this.track(this.refresh(state));
+    return { serverId, name: state?.config.name ?? serverId };
+  }
+
   private register(state: ServerState): void {
     const config = state.config;
     const revision = state.revision;
     const manifest = customSourceManifest(config);
     this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
+    const auth = this.oauth.authOf(config.id);
     const client = new UpstreamClient({
       id: config.id,
-      target: () => resolveCustomTarget(config, this.deps.environment),
+      target: () => resolveCustomTarget(config, this.deps.environment, auth),
       log: this.deps.log.child({ sourceId: config.id }),
       secrets: this.deps.secrets,
       clock: this.deps.clock,
@@ -259,6 +303,7 @@ export class CustomServers {
     delete state.lastTest;
     delete state.definitions;
     delete state.stoppedReason;
+    await this.oauth.attach(next);
     await this.deps.registry.remove(next.id);
     this.register(state);
   }
@@ -302,7 +347,7 @@ export class CustomServers {
   }
 
   private view(state: ServerState): CustomServerView {
-    return customServerView(state, this.deps.registry.get(state.config.id));
+    return customServerView(state, this.deps.registry.get(state.config.id), this.oauth.stateOf(state.config.id));
   }
 
   private now(): string {

@@ -1,6 +1,6 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
 import { GatewayError } from '../core/index.js';
-import type { UpstreamTarget } from '../upstream/index.js';
+import type { UpstreamAuth, UpstreamTarget } from '../upstream/index.js';
 
 /** The gateway's own environment, passed in from main.ts (`$NAME` values resolve against it). */
 export type GatewayEnvironment = Readonly<Record<string, string | undefined>>;
@@ -12,7 +12,7 @@ const REFERENCE = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$
  * gateway's environment now (at connect time). A missing variable fails the connection, naming the
  * key and the variable but never a value.
  */
-export function resolveCustomTarget(config: CustomServerConfig, environment: GatewayEnvironment): UpstreamTarget {
+export function resolveCustomTarget(config: CustomServerConfig, environment: GatewayEnvironment, auth?: UpstreamAuth): UpstreamTarget {
   if (config.transport === 'stdio') {
     return {
       kind: 'stdio',
@@ -22,7 +22,7 @@ export function resolveCustomTarget(config: CustomServerConfig, environment: Gat
       env: resolveValues('env', config.env, environment),
     };
   }
-  return { kind: config.transport, url: config.url, headers: resolveValues('headers', config.headers, environment) };
+  return { kind: config.transport, url: config.url, headers: resolveValues('headers', config.headers, environment), ...(auth ? { auth } : {}) };
 }
 
 function resolveValues(field: string, values: Record<string, string>, environment: GatewayEnvironment): Record<string, string> {
@@ -53,7 +53,8 @@ export function secretValuesOf(config: CustomServerConfig, environment: GatewayE
   });
   const credentials = values.map((value) => (value === undefined ? undefined : AUTH_SCHEME.exec(value)?.[1]));
   const inUrl = config.transport === 'stdio' ? [] : urlSecretsOf(config.url);
-  return [...values, ...credentials, ...inUrl].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  const oauthSecret = config.transport !== 'stdio' && config.auth.mode === 'oauth' ? [config.auth.clientSecret] : [];
+  return [...values, ...credentials, ...inUrl, ...oauthSecret].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
 /** `Bearer abc…`, `Basic …`, `Token …`: an upstream may echo the credential without its scheme. */

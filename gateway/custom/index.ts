@@ -1,4 +1,5 @@
 export { CustomServers } from './customServers.js';
+export { OAUTH_CALLBACK_PATH } from './customOAuth.js';
 export { decideConnection } from './customServerView.js';
 export { applySecretEdits } from './secretEdits.js';
 export { type GatewayEnvironment } from './customTarget.js';

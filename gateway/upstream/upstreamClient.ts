@@ -9,7 +9,7 @@ import { toUpstreamError } from './upstreamErrors.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
-import type { InProcessServer, UpstreamTarget } from './upstreamTarget.js';
+import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {
   /** Server id, for logs and error messages. */
@@ -68,6 +68,8 @@ export class UpstreamClient {
   private gaveUp: GatewayError | undefined;
   /** The violation that ended a connection (oversized message), reported instead of "connection closed". */
   private readonly failures = new WeakMap<Client, GatewayError>();
+  /** The authentication of the target last connected to, whose refusals explain failed requests. */
+  private auth: UpstreamAuth | undefined;
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
@@ -161,12 +163,15 @@ export class UpstreamClient {
     };
     let transport: Transport | undefined;
     try {
-      transport = this.createTransport(typeof this.options.target === 'function' ? this.options.target() : this.options.target, client);
+      const target = typeof this.options.target === 'function' ? this.options.target() : this.options.target;
+      this.auth = target.kind === 'http' || target.kind === 'sse' ? target.auth : undefined;
+      transport = this.createTransport(target, client);
       await client.connect(transport, { timeout: this.connectTimeoutMs });
     } catch (error) {
       await transport?.close().catch(() => {});
-      const failure = toUpstreamError(this.failures.get(client) ?? error, this.options.id, signal, 'connect');
-      if (failure.code !== 'cancelled') this.died(failure);
+      const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal, 'connect');
+      // A missing login is no sign of a broken server: it does not count towards giving up.
+      if (failure.code !== 'cancelled' && failure.code !== 'auth_required' && failure.code !== 'insufficient_scope') this.died(failure);
       throw failure;
     }
     this.client = client;
@@ -177,7 +182,7 @@ export class UpstreamClient {
 
   /** Maps a failed request, preferring the violation that ended its connection over "connection closed". */
   private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
-    return toUpstreamError(this.failures.get(client) ?? error, this.options.id, signal);
+    return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal);
   }
 
   /** Ends a connection whose server broke a bound; its pending requests fail with `error`. */
@@ -204,14 +209,14 @@ export class UpstreamClient {
 
   private createTransport(target: UpstreamTarget, client: Client): Transport {
     const maxMessageBytes = this.options.maxMessageBytes ?? messageBytesFor(5_000_000);
-    const requestInit = (headers?: Record<string, string>) => ({
-      fetch: sizeBoundedFetch(abortIsolatingFetch(), {
+    const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => {
+      const bounded = sizeBoundedFetch(abortIsolatingFetch(), {
         id: this.options.id,
         maxMessageBytes,
         onViolation: (error) => this.failConnection(client, error),
-      }),
-      ...(headers ? { requestInit: { headers } } : {}),
-    });
+      });
+      return { fetch: auth ? auth.wrapFetch(bounded) : bounded, ...(headers ? { requestInit: { headers } } : {}) };
+    };
     switch (target.kind) {
       case 'stdio':
         return new ProcessGroupStdioTransport({
@@ -219,9 +224,9 @@ export class UpstreamClient {
           ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
         });
       case 'http':
-        return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers));
+        return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers, target.auth));
       case 'sse':
-        return new SSEClientTransport(new URL(target.url), requestInit(target.headers));
+        return new SSEClientTransport(new URL(target.url), requestInit(target.headers, target.auth));
       case 'memory': {
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
         void this.inProcess?.close().catch(() => {});

@@ -35,8 +35,11 @@ describe('create requests', () => {
     expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, url: 'http://x' }))).toBe('url: is not a known field');
     expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'http', url: 'ftp://x' }))).toMatch(/^url: /);
     expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, env: [{ key: '1BAD', value: 'v' }] }))).toMatch(/^env\.0\.key: /);
-    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'sse', url: 'http://127.0.0.1/sse', auth: { mode: 'oauth' } }))).toMatch(
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'sse', url: 'http://127.0.0.1/sse', auth: { mode: 'basic' } }))).toMatch(
       /^auth\.mode: /,
+    );
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'sse', url: 'http://127.0.0.1/sse', auth: { mode: 'oauth', token: 't' } }))).toBe(
+      'auth.token: is not a known field',
     );
     expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, name: '  ' }))).toMatch(/^name: /);
   });

@@ -1,0 +1,128 @@
+import type { CustomServerConfig } from '../../catalog/index.js';
+import { GatewayError, type Clock, type EventHub, type Logger, type OAuthLoginStore, type SecretScrubber, type StoredOAuthLogin } from '../core/index.js';
+import { OAuthManager, oauthSignature, upstreamAuthOf, type OAuthStatus, type UpstreamAuth } from '../upstream/index.js';
+
+/** The fixed path of the OAuth callback on the gateway's admin origin. */
+export const OAUTH_CALLBACK_PATH = '/api/mcp/oauth/callback';
+
+export interface CustomOAuthDeps {
+  /** `mcp-oauth.enc`; an in-memory store when none is given (logins then end with the process). */
+  store?: OAuthLoginStore;
+  clock: Clock;
+  log: Logger;
+  secrets: SecretScrubber;
+  /** Where `custom_server.oauth` events go (the admin page's live updates). */
+  events?: EventHub;
+}
+
+/** The OAuth state a server view shows: `not_required` without OAuth. */
+export type AuthStateView = OAuthStatus['state'] | 'not_required';
+
+/**
+ * One OAuth manager per custom server in OAuth mode, kept while its signature (URL, transport, auth
+ * settings) stays the same; a changed signature clears the old login and retires its manager, so
+ * nothing that manager still runs can restore credentials.
+ */
+export class CustomOAuth {
+  private readonly managers = new Map<string, { signature: string; manager: OAuthManager }>();
+  private readonly store: OAuthLoginStore;
+
+  constructor(private readonly deps: CustomOAuthDeps) {
+    this.store = deps.store ?? memoryLoginStore();
+  }
+
+  /** Makes the server's manager match its config (create, keep, or replace and clear). */
+  async attach(config: CustomServerConfig): Promise<void> {
+    const held = this.managers.get(config.id);
+    if (config.transport === 'stdio' || config.auth.mode !== 'oauth') {
+      if (held) await this.detach(config.id, 'OAuth was turned off');
+      return;
+    }
+    const signature = oauthSignature(config);
+    if (held?.signature === signature) return;
+    if (held) await this.detach(config.id, "the server's URL, transport or OAuth settings changed");
+    const manager = new OAuthManager({
+      serverId: config.id, url: config.url, transport: config.transport, settings: config.auth, signature, store: this.store,
+      clock: this.deps.clock, log: this.deps.log,
+      onChange: (status) => this.deps.events?.publish('custom_server.oauth', null, { serverId: config.id, ...viewOf(status) }),
+    });
+    this.managers.set(config.id, { signature, manager });
+    this.deps.secrets.register(`${config.id}#oauth`, () => manager.secretValues());
+    await manager.load();
+  }
+
+  /** Deletes saved logins of servers that are gone or no longer use OAuth (after start-up). */
+  async sweep(): Promise<void> {
+    for (const id of Object.keys(await this.store.load())) if (!this.managers.has(id)) await this.store.save(id, undefined);
+  }
+
+  /** The server was deleted: its login goes too. */
+  async remove(id: string): Promise<void> {
+    if (this.managers.has(id)) await this.detach(id, 'the server was deleted');
+  }
+
+  authOf(id: string): UpstreamAuth | undefined {
+    const held = this.managers.get(id);
+    return held ? upstreamAuthOf(held.manager) : undefined;
+  }
+
+  stateOf(id: string): { authState: AuthStateView; authMessage: string | null; requiredScope: string | null } {
+    const held = this.managers.get(id);
+    if (!held) return { authState: 'not_required', authMessage: null, requiredScope: null };
+    const view = viewOf(held.manager.status);
+    return { authState: view.authState, authMessage: view.message, requiredScope: view.requiredScope };
+  }
+
+  start(id: string, redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string }> {
+    return this.managerOf(id)
+      .begin(redirectUri)
+      .then(({ authorizationUrl, expiresAt }) => ({ authorizationUrl, expiresAt }));
+  }
+
+  /** Finishes the login whose one-use `state` the provider sent back; answers the server id. */
+  async callback(query: { state?: string; code?: string; error?: string }): Promise<string> {
+    const state = query.state ?? '';
+    const entry = [...this.managers.entries()].find(([, held]) => state !== '' && held.manager.owns(state));
+    if (!entry) throw new GatewayError('not_found', 'This login is unknown, expired or was already used; start the login again from the admin page.');
+    await entry[1].manager.finish(state, { ...(query.code !== undefined ? { code: query.code } : {}), ...(query.error !== undefined ? { error: query.error } : {}) });
+    return entry[0];
+  }
+
+  cancel(id: string): void {
+    this.managerOf(id).cancel();
+  }
+
+  clear(id: string): Promise<void> {
+    return this.managerOf(id).clear();
+  }
+
+  private async detach(id: string, reason: string): Promise<void> {
+    const held = this.managers.get(id);
+    if (!held) return;
+    this.managers.delete(id);
+    this.deps.secrets.forget(`${id}#oauth`);
+    await held.manager.clear(reason);
+    held.manager.retire();
+  }
+
+  private managerOf(id: string): OAuthManager {
+    const held = this.managers.get(id);
+    if (!held) throw new GatewayError('conflict', `${id} does not use OAuth; set auth.mode to "oauth" (http or sse servers) first.`);
+    return held.manager;
+  }
+}
+
+function viewOf(status: OAuthStatus): { authState: OAuthStatus['state']; message: string; requiredScope: string | null } {
+  return { authState: status.state, message: status.message, requiredScope: status.requiredScope ?? null };
+}
+
+function memoryLoginStore(): OAuthLoginStore {
+  const logins = new Map<string, StoredOAuthLogin>();
+  return {
+    load: async () => Object.fromEntries(logins),
+    save: async (id, login) => {
+      if (login) logins.set(id, login);
+      else logins.delete(id);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthSettings } from '../../../catalog/index.js';
+import { GatewayError } from '../../core/index.js';
+
+/** One login attempt, kept in memory only: an unfinished login restarts after a gateway restart. */
+export interface PendingLogin {
+  /** The one-use `state` parameter that finds this attempt again at the callback. */
+  readonly state: string;
+  readonly redirectUri: string;
+  /** The manager's generation when the login began; a clear or config change moves it on. */
+  readonly generation: number;
+  /** ms since the epoch. */
+  readonly expiresAt: number;
+  /** A scope the server asked for (a 401/403 challenge), sent instead of the configured one. */
+  readonly scope?: string;
+  codeVerifier?: string;
+  authorizationUrl?: URL;
+  clientInformation?: OAuthClientInformationMixed;
+  discovery?: OAuthDiscoveryState;
+  tokens?: OAuthTokens;
+}
+
+/**
+ * The SDK's `OAuthClientProvider` for one login attempt: everything `auth()` learns (registration,
+ * discovery, PKCE verifier, authorization URL, tokens) is written into `pending`, nothing goes to
+ * disk here, so a login that is cancelled or outdated leaves no trace.
+ */
+export function loginProvider(pending: PendingLogin, settings: OAuthSettings): OAuthClientProvider {
+  const preregistered: OAuthClientInformationMixed | undefined = settings.clientId
+    ? { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) }
+    : undefined;
+  const metadata: OAuthClientMetadata = {
+    client_name: 'scigate',
+    redirect_uris: [pending.redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    ...(settings.scope ? { scope: settings.scope } : {}),
+  };
+  return {
+    get redirectUrl() {
+      return pending.redirectUri;
+    },
+    ...(settings.clientMetadataUrl && !preregistered ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
+    get clientMetadata() {
+      return metadata;
+    },
+    state: () => pending.state,
+    clientInformation: () => pending.clientInformation ?? preregistered,
+    saveClientInformation: (information) => {
+      pending.clientInformation = information;
+    },
+    tokens: () => pending.tokens,
+    saveTokens: (tokens) => {
+      pending.tokens = tokens;
+    },
+    redirectToAuthorization: (url) => {
+      pending.authorizationUrl = url;
+    },
+    saveCodeVerifier: (verifier) => {
+      pending.codeVerifier = verifier;
+    },
+    codeVerifier: () => {
+      if (!pending.codeVerifier) throw new GatewayError('conflict', 'This login has no PKCE verifier; start the login again.');
+      return pending.codeVerifier;
+    },
+    saveDiscoveryState: (state) => {
+      pending.discovery = state;
+    },
+    discoveryState: () => pending.discovery,
+    invalidateCredentials: (scope) => {
+      if (scope === 'all' || scope === 'client') delete pending.clientInformation;
+      if (scope === 'all' || scope === 'tokens') delete pending.tokens;
+      if (scope === 'all' || scope === 'discovery') delete pending.discovery;
+    },
+  };
+}

@@ -1,0 +1,334 @@
+import { randomBytes } from 'node:crypto';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthSettings } from '../../../catalog/index.js';
+import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
+import { loginProvider, type PendingLogin } from './loginProvider.js';
+import { probeChallenge, type Challenge } from './probeChallenge.js';
+import { loginError, refreshLogin } from './refreshLogin.js';
+
+/** OAuth state of a server, apart from its connection state (seed §5.5). */
+export type OAuthState = 'required' | 'authorizing' | 'authorized' | 'expired';
+
+export interface OAuthStatus {
+  state: OAuthState;
+  /** What the admin should do next, never a token or a provider's raw error text. */
+  message: string;
+  /** A scope the server asked for that the current login lacks (after `insufficient_scope`). */
+  requiredScope?: string;
+}
+
+export interface OAuthManagerOptions {
+  serverId: string;
+  url: string;
+  transport: 'http' | 'sse';
+  settings: OAuthSettings;
+  /** The configuration signature (see `oauthSignature`); a stored login under another one is dropped. */
+  signature: string;
+  store: OAuthLoginStore;
+  clock: Clock;
+  log: Logger;
+  /** For discovery, registration and token requests (tests point it nowhere else: loopback only). */
+  fetch?: FetchLike;
+  /** Told whenever the OAuth state or its message changes. */
+  onChange?: (status: OAuthStatus) => void;
+}
+
+/** How long a started login may take before its callback is refused. */
+export const PENDING_LOGIN_TTL_MS = 10 * 60_000;
+/** An access token this close to its expiry is renewed before it is sent. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * One custom server's OAuth client (seed §5.5), shared by its catalog client, connection tests and
+ * the Inspector: logins through the SDK's `auth()` (discovery, registration, PKCE, resource
+ * indicators), tokens in the encrypted store, refresh near expiry and after a 401 as one shared
+ * task. `generation` moves on at every clear and config change, so async work that began before
+ * it (a login finishing, a refresh) cannot bring old credentials back.
+ */
+export class OAuthManager {
+  private login: StoredOAuthLogin | undefined;
+  private pending: PendingLogin | undefined;
+  private generation = 0;
+  private refreshing: Promise<string | undefined> | undefined;
+  private challenge: Challenge = {};
+  private current: OAuthStatus = { state: 'required', message: '' };
+  /** The last authentication refusal, reported instead of a bare HTTP error until a request succeeds. */
+  private refusal: GatewayError | undefined;
+  /** A registration (dynamic) kept across logins of this configuration, so the provider sees one client. */
+  private registered: OAuthClientInformationMixed | undefined;
+
+  constructor(private readonly options: OAuthManagerOptions) {
+    this.current = { state: 'required', message: this.loginMessage('has no OAuth login yet') };
+  }
+
+  /** Tokens and secrets of this login, for the scrubber: no log line or answer shows them. */
+  secretValues(): string[] {
+    const values = [this.login?.tokens.access_token, this.login?.tokens.refresh_token, this.login?.clientInformation.client_secret];
+    const pending = this.pending;
+    values.push(pending?.tokens?.access_token, pending?.tokens?.refresh_token, pending?.clientInformation?.client_secret, pending?.codeVerifier);
+    return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
+  }
+
+  /** The origin that alone receives the access token. */
+  get origin(): string {
+    return new URL(this.options.url).origin;
+  }
+
+  get status(): OAuthStatus {
+    // A login nobody finished stops being "authorizing" once its 10 minutes are over.
+    const pending = this.pending;
+    if (pending && this.options.clock.now() > pending.expiresAt) {
+      this.pending = undefined;
+      this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('the login was not finished within 10 minutes') });
+    }
+    return this.current;
+  }
+
+  /** Restores the saved login if it belongs to this configuration; a stale one is deleted. */
+  async load(): Promise<void> {
+    const saved = (await this.options.store.load())[this.options.serverId];
+    if (!saved) return;
+    if (saved.signature !== this.options.signature) {
+      await this.options.store.save(this.options.serverId, undefined);
+      return;
+    }
+    this.login = saved;
+    this.registered = saved.clientInformation as OAuthClientInformationMixed;
+    this.setStatus({ state: 'authorized', message: 'logged in' });
+  }
+
+  /** Begins a login: discovery, registration and PKCE in the backend; the browser only gets the URL. */
+  async begin(redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string; state: string }> {
+    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.fetchFn)), ...this.withScope() };
+    const pending: PendingLogin = {
+      state: randomBytes(32).toString('base64url'),
+      redirectUri,
+      generation: this.generation,
+      expiresAt: this.options.clock.now() + PENDING_LOGIN_TTL_MS,
+      ...(this.challenge.scope ? { scope: this.challenge.scope } : {}),
+      ...(this.registered && this.login?.redirectUri === redirectUri ? { clientInformation: this.registered } : {}),
+    };
+    this.pending = pending;
+    const before = this.current;
+    this.setStatus({ state: 'authorizing', message: 'waiting for the login in the browser' });
+    try {
+      const result = await auth(loginProvider(pending, this.options.settings), this.authOptions(pending.scope));
+      if (result !== 'REDIRECT' || !pending.authorizationUrl) throw new Error('the authorization server gave no authorization URL');
+    } catch (error) {
+      if (this.pending === pending) {
+        this.pending = undefined;
+        this.setStatus(before);
+      }
+      throw loginError('could not start the login', error);
+    }
+    return { authorizationUrl: pending.authorizationUrl.href, expiresAt: new Date(pending.expiresAt).toISOString(), state: pending.state };
+  }
+
+  /** True when `state` names this manager's pending login. */
+  owns(state: string): boolean {
+    return this.pending !== undefined && this.pending.state === state;
+  }
+
+  /**
+   * Finishes the login `state` names: the attempt is consumed first (a replay finds nothing), then
+   * the code is exchanged with the PKCE verifier, and the tokens are saved unless the configuration
+   * was changed or cleared meanwhile.
+   */
+  async finish(state: string, outcome: { code?: string; error?: string }): Promise<void> {
+    const pending = this.pending;
+    if (!pending || pending.state !== state) throw new GatewayError('not_found', 'This login is unknown or was already used; start the login again.');
+    this.pending = undefined;
+    const expired = this.options.clock.now() > pending.expiresAt;
+    if (expired || outcome.code === undefined) {
+      this.setStatus({ state: this.login ? 'authorized' : 'required', message: this.loginMessage(expired ? 'login took too long' : 'login was refused by the provider') });
+      throw new GatewayError(expired ? 'conflict' : 'auth_required', expired ? 'This login expired (10 minutes); start it again.' : 'The provider did not grant access; start the login again.');
+    }
+    try {
+      await auth(loginProvider(pending, this.options.settings), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
+    } catch (error) {
+      if (pending.generation === this.generation) this.setStatus({ state: this.login ? 'authorized' : 'required', message: this.loginMessage('code exchange failed') });
+      throw loginError('could not finish the login', error);
+    }
+    await this.adopt(pending);
+  }
+
+  /** Ends a pending login; saved credentials stay. */
+  cancel(): void {
+    if (!this.pending) return;
+    this.pending = undefined;
+    this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('login was cancelled') });
+  }
+
+  /** Deletes the saved login and invalidates pending attempts and running refreshes; revokes nothing. */
+  async clear(reason = 'credentials were cleared'): Promise<void> {
+    this.generation += 1;
+    this.pending = undefined;
+    this.login = undefined;
+    this.registered = undefined;
+    this.refusal = undefined;
+    this.challenge = {};
+    this.setStatus({ state: 'required', message: this.loginMessage(reason) });
+    await this.options.store.save(this.options.serverId, undefined);
+  }
+
+  /** Stops all async work of this manager (its server was reconfigured or deleted). */
+  retire(): void {
+    this.generation += 1;
+    this.pending = undefined;
+  }
+
+  /** The access token to send now: renewed first when it expires within a minute; undefined without a login. */
+  async accessToken(): Promise<string | undefined> {
+    const login = this.login;
+    if (!login) return undefined;
+    if (login.expiresAt !== undefined && this.options.clock.now() >= login.expiresAt - REFRESH_MARGIN_MS) return this.refresh();
+    return login.tokens.access_token as string;
+  }
+
+  /** After a 401 for `rejected`: the token another request already renewed, or one shared refresh. */
+  async renewAfterRejection(rejected: string): Promise<string | undefined> {
+    const current = this.login?.tokens.access_token as string | undefined;
+    if (current && current !== rejected) return current;
+    return this.refresh();
+  }
+
+  /** Concurrent refreshes of one server share this one task. */
+  refresh(): Promise<string | undefined> {
+    this.refreshing ??= this.runRefresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /** The server refused a request (401 or 403): the state moves and the refusal is remembered for the caller. */
+  refused(response: Response, hadToken: boolean): GatewayError {
+    const challenge = extractWWWAuthenticateParams(response);
+    this.challenge = {
+      ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : { resourceMetadataUrl: this.challenge.resourceMetadataUrl }),
+      ...(challenge.scope ? { scope: challenge.scope } : this.withScope()),
+    };
+    if (response.status === 403 && challenge.error === 'insufficient_scope') {
+      const scope = challenge.scope ?? 'a wider scope';
+      this.setStatus({ state: 'required', message: this.loginMessage(`needs consent to the scope "${scope}"`), requiredScope: scope });
+      this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} needs consent to the scope "${scope}": log in again (POST /api/mcp/servers/${this.options.serverId}/oauth/start).`);
+    } else {
+      const why = hadToken ? 'refused the OAuth token' : 'requires an OAuth login';
+      if (this.current.state !== 'expired') this.setStatus({ state: 'required', message: this.loginMessage(why) });
+      this.refusal = new GatewayError('auth_required', `${this.options.serverId} ${why}: ${this.nextStep()}`);
+    }
+    return this.refusal;
+  }
+
+  /** A request with the token succeeded: earlier refusals no longer describe the server. */
+  succeeded(): void {
+    this.refusal = undefined;
+  }
+
+  /** Why the last request failed, when it was authentication (reported instead of "could not be reached"). */
+  get lastRefusal(): GatewayError | undefined {
+    return this.refusal;
+  }
+
+  private async runRefresh(): Promise<string | undefined> {
+    const login = this.login;
+    const refreshToken = login?.tokens.refresh_token as string | undefined;
+    if (!login || !refreshToken) {
+      if (login) await this.expire(login, 'the access token expired and there is no refresh token');
+      return undefined;
+    }
+    const generation = this.generation;
+    let tokens: OAuthTokens | 'refused';
+    try {
+      tokens = await refreshLogin(login, refreshToken, this.fetchFn);
+    } catch (error) {
+      const failure = GatewayError.from(error);
+      this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token refresh failed');
+      throw new GatewayError(failure.code, `${this.options.serverId}: ${failure.message}`, { retryable: failure.retryable });
+    }
+    if (tokens === 'refused') {
+      if (generation === this.generation) await this.expire(login, 'the provider refused to renew the token');
+      return undefined;
+    }
+    if (generation !== this.generation) return undefined;
+    const next: StoredOAuthLogin = { ...login, tokens: { ...tokens, issuer: login.tokens.issuer }, ...this.expiryOf(tokens) };
+    if (tokens.expires_in === undefined) delete next.expiresAt;
+    await this.options.store.save(this.options.serverId, next);
+    if (generation !== this.generation) return undefined;
+    this.login = next;
+    this.setStatus({ state: 'authorized', message: 'logged in' });
+    return tokens.access_token;
+  }
+
+  private async expire(login: StoredOAuthLogin, why: string): Promise<void> {
+    if (this.login !== login) return;
+    this.login = undefined;
+    this.setStatus({ state: 'expired', message: this.loginMessage(why) });
+    await this.options.store.save(this.options.serverId, undefined);
+  }
+
+  /** Saves what a finished login produced, unless it was overtaken (cleared, reconfigured, retired). */
+  private async adopt(pending: PendingLogin): Promise<void> {
+    const stale = () => pending.generation !== this.generation;
+    const tokens = pending.tokens;
+    if (stale() || !tokens || !pending.clientInformation || !pending.discovery) {
+      throw new GatewayError('conflict', 'The server was changed or its login cleared while this login ran; nothing was saved. Start the login again.');
+    }
+    const resource = pending.authorizationUrl?.searchParams.get('resource') ?? undefined;
+    const login: StoredOAuthLogin = {
+      signature: this.options.signature,
+      redirectUri: pending.redirectUri,
+      ...(resource ? { resource } : {}),
+      clientInformation: pending.clientInformation as unknown as Record<string, unknown>,
+      tokens: tokens as unknown as Record<string, unknown>,
+      discovery: pending.discovery as unknown as Record<string, unknown>,
+      ...this.expiryOf(tokens),
+    };
+    await this.options.store.save(this.options.serverId, login);
+    if (stale()) {
+      await this.options.store.save(this.options.serverId, undefined);
+      throw new GatewayError('conflict', 'The server was changed or its login cleared while this login ran; nothing was saved. Start the login again.');
+    }
+    this.login = login;
+    this.registered = pending.clientInformation;
+    this.refusal = undefined;
+    this.challenge = { ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl } : {}) };
+    this.setStatus({ state: 'authorized', message: 'logged in' });
+  }
+
+  private expiryOf(tokens: OAuthTokens): { expiresAt?: number } {
+    return tokens.expires_in !== undefined ? { expiresAt: this.options.clock.now() + tokens.expires_in * 1000 } : {};
+  }
+
+  private authOptions(scope: string | undefined) {
+    return {
+      serverUrl: this.options.url,
+      ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: new URL(this.challenge.resourceMetadataUrl) } : {}),
+      ...(scope ? { scope } : {}),
+      fetchFn: this.fetchFn,
+    };
+  }
+
+  private withScope(): { scope?: string } {
+    return this.challenge.scope ? { scope: this.challenge.scope } : {};
+  }
+
+  private get fetchFn(): FetchLike {
+    return this.options.fetch ?? ((url, init) => fetch(url, init));
+  }
+
+  private nextStep(): string {
+    return `log in with POST /api/mcp/servers/${this.options.serverId}/oauth/start (the admin page's Log in button).`;
+  }
+
+  private loginMessage(why: string): string {
+    return `${why}; ${this.nextStep()}`;
+  }
+
+  private setStatus(status: OAuthStatus): void {
+    const same = status.state === this.current.state && status.message === this.current.message && status.requiredScope === this.current.requiredScope;
+    this.current = status;
+    if (!same) this.options.onChange?.(status);
+  }
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
+import { OAuthManager, PENDING_LOGIN_TTL_MS, oauthSignature } from '../../gateway/upstream/index.js';
+import { FakeClock } from '../fixtures/brokerDoubles.js';
+import { approve } from '../fixtures/oauth/oauthLogin.js';
+import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
+
+let upstream: ProtectedMcp;
+beforeAll(async () => {
+  upstream = await startProtectedMcp({ accessTtlSeconds: 120 });
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+
+function memoryStore(): OAuthLoginStore & { saved: Map<string, StoredOAuthLogin> } {
+  const saved = new Map<string, StoredOAuthLogin>();
+  return { saved, load: async () => Object.fromEntries(saved), save: async (id, login) => void (login ? saved.set(id, login) : saved.delete(id)) };
+}
+
+function manager(clock: FakeClock, store: OAuthLoginStore) {
+  const config = { url: upstream.mcpUrl, transport: 'http' as const, auth: { mode: 'oauth' as const } };
+  return new OAuthManager({ serverId: 'custom-000000000001', ...config, settings: config.auth, signature: oauthSignature(config), store, clock, log: silentLogger });
+}
+
+const REDIRECT = 'http://127.0.0.1:9/api/mcp/oauth/callback';
+const stateAndCode = (callbackUrl: string) => {
+  const params = new URL(callbackUrl).searchParams;
+  return { state: params.get('state')!, code: params.get('code')! };
+};
+
+describe('OAuthManager against a real authorization server (fake gateway clock)', () => {
+  it('refuses a pending login older than 10 minutes before exchanging its code', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    const oauth = manager(clock, store);
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    const exchanges = upstream.provider.codeExchanges;
+    clock.advance(PENDING_LOGIN_TTL_MS + 1);
+    await expect(oauth.finish(state, { code })).rejects.toMatchObject({ message: expect.stringMatching(/expired/) });
+    expect(upstream.provider.codeExchanges).toBe(exchanges);
+    expect(store.saved.size).toBe(0);
+    expect(oauth.status.state).toBe('required');
+    // Consumed: the same state is unknown now.
+    await expect(oauth.finish(state, { code })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a login nobody finishes stops showing "authorizing" after 10 minutes', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock, memoryStore());
+    await oauth.begin(REDIRECT);
+    expect(oauth.status.state).toBe('authorizing');
+    clock.advance(PENDING_LOGIN_TTL_MS + 1);
+    expect(oauth.status).toMatchObject({ state: 'required', message: expect.stringMatching(/10 minutes/) });
+  });
+
+  it('renews a token about to expire before sending it, and a clear during that renewal restores nothing', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    const oauth = manager(clock, store);
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    await oauth.finish(state, { code });
+    const first = await oauth.accessToken();
+    expect(first).toBe(upstream.provider.issued.accessTokens.at(-1));
+    clock.advance(50_000);
+    expect(await oauth.accessToken()).toBe(first);
+    const refreshes = upstream.provider.refreshes;
+    // Within a minute of its 120 s lifetime: renewed before use.
+    clock.advance(11_000);
+    const renewed = await oauth.accessToken();
+    expect(renewed).not.toBe(first);
+    expect(upstream.provider.refreshes).toBe(refreshes + 1);
+    clock.advance(120_000);
+    const racing = oauth.accessToken();
+    await oauth.clear();
+    expect(await racing).toBeUndefined();
+    expect(store.saved.size).toBe(0);
+    expect(oauth.status.state).toBe('required');
+  });
+
+  it('a provider that refuses the refresh moves the server to "expired"', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock, memoryStore());
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    await oauth.finish(state, { code });
+    upstream.provider.revokeRefreshTokens();
+    clock.advance(120_000);
+    expect(await oauth.accessToken()).toBeUndefined();
+    expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/log in/) });
+  });
+});
