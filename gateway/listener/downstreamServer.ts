@@ -5,7 +5,7 @@ import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, t
 import type { Broker, ToolRequest } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { isSourceSelected } from '../selection/index.js';
-import { failureResult, successResult, toListedTool } from './toolResults.js';
+import { customToolResult, failureResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
 
@@ -90,11 +90,12 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
     };
     await deps.registry.settled();
     const outcome = await deps.broker.call(call);
-    // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
-    const generic = outcome.tool?.envelope === 'generic';
-    return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);
+    // Custom (generic) tools pass the upstream's own answer through, with scigate's provenance in _meta.
+    if (outcome.tool?.envelope === 'generic') return customToolResult(outcome.raw, outcome.result, invocationId);
+    return successResult(outcome.result, invocationId);
   } catch (error) {
-    return failureResult(GatewayError.from(error), invocationId);
+    const ownOutputSchema = deps.registry.resolve(request.params.name)?.upstream?.outputSchema !== undefined;
+    return failureResult(GatewayError.from(error), invocationId, { ownOutputSchema });
   }
 }
 

@@ -3,13 +3,16 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TOOL_NAME_CHARS, governedToolName, type ToolPrefix } from '../../catalog/index.js';
 import { canonicalJson } from '../core/index.js';
 import { compileInputSchema } from './compileInputSchema.js';
-import type { DerivedTools, GovernedTool, HiddenTool } from './governedTool.js';
+import type { DerivedTools, GovernedTool, HiddenTool, UpstreamToolDefinition } from './governedTool.js';
 
 /** Agent-facing names may only use these characters (model providers reject others). */
 export const AGENT_TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 /** Room a tool id has after `mcp__custom-<12 hex>__`, so every name fits in 64 characters. */
 const MAX_CUSTOM_TOOL_ID_CHARS = MAX_TOOL_NAME_CHARS - 'mcp__custom-000000000000__'.length;
 const HASH_CHARS = 6;
+/** Why a tool that only runs as an MCP task is not listed (shown in the catalog status). */
+export const TASK_ONLY_REASON =
+  'it can only run as an MCP task (execution.taskSupport "required"), which scigate does not broker yet; call it on the server directly';
 
 export interface CustomToolsInput {
   sourceId: string;
@@ -80,6 +83,7 @@ function hiddenReason(o: { input: CustomToolsInput; listed: Tool; hash: string; 
   const how = `an admin must accept it (POST /api/mcp/servers/${o.input.sourceId}/accept-tools)`;
   if (accepted && accepted[o.listed.name] === undefined) return `it appeared after the server's tools were accepted; ${how}`;
   if (accepted && accepted[o.listed.name] !== o.hash) return `its definition changed since it was accepted; ${how}`;
+  if (o.listed.execution?.taskSupport === 'required') return TASK_ONLY_REASON;
   if (o.name.length > MAX_TOOL_NAME_CHARS || !AGENT_TOOL_NAME.test(o.name)) return 'no valid agent-facing name can be made for it';
   if (o.taken.some((t) => t.name === o.name)) return `another tool of this server already has the local name ${o.name}`;
   return undefined;
@@ -98,5 +102,18 @@ function genericTool(sourceId: string, listed: Tool, toolId: string, name: strin
     idempotent: false,
     cacheTtlMs: 0,
     envelope: 'generic',
+    upstream: upstreamDefinition(listed),
+  };
+}
+
+/** The definition fields agents see as the server declared them. */
+function upstreamDefinition(listed: Tool): UpstreamToolDefinition {
+  const { title, outputSchema, annotations, icons, _meta } = listed;
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...(annotations !== undefined ? { annotations } : {}),
+    ...(icons !== undefined ? { icons } : {}),
+    ...(_meta !== undefined ? { _meta } : {}),
   };
 }

@@ -45,15 +45,16 @@ describe('custom servers over every transport, against @modelcontextprotocol/ser
     const listed = (await agent.listTools()).tools.filter((t) => t.name.startsWith(`mcp__${id}__`));
     expect(listed.map((t) => t.name)).toContain(echo.name);
     expect(listed.every((t) => /^[a-zA-Z0-9_-]+$/.test(t.name) && t.name.length <= 64)).toBe(true);
-    expect(listed.find((t) => t.name === echo.name)!.annotations?.readOnlyHint).toBe(false);
+    // The server's own hints are shown as it declared them (whether a call is dangerous stays scigate's decision).
+    expect(listed.find((t) => t.name === echo.name)!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
 
     await allowEverything(api, (await api.sessionOf(clientName)).id);
     const result = (await agent.callTool({ name: echo.name, arguments: { message: `hi over ${transport}` } })) as any;
     expect(result.isError).toBeFalsy();
     expect(result.content[0].text).toContain('Untrusted content from the custom MCP server');
     expect(result.content[1]).toEqual({ type: 'text', text: `Echo: hi over ${transport}` });
-    expect(result.structuredContent).toMatchObject({ sourceId: id, records: [], warnings: [], untrusted: true });
-    expect(result.structuredContent.data.content).toEqual([{ type: 'text', text: `Echo: hi over ${transport}` }]);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta['scigate/invocation']).toMatchObject({ sourceId: id, untrusted: true });
   });
 
   it('image content blocks of a custom tool reach the agent unchanged, after the untrusted marker', async () => {
