@@ -14,6 +14,7 @@ import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, bui
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
+import { customSourceLabel } from './sourceLabel.js';
 
 export interface CustomServersDeps {
   store: CustomServerStore;
@@ -197,7 +198,8 @@ export class CustomServers {
       enabled: config.enabled,
       derive: (listed) => {
         const accepted = state.config.acceptedTools;
-        const derived = deriveCustomTools({ sourceId: config.id, listed, prefix: this.deps.toolPrefix, accepted });
+        const label = customSourceLabel(state.config, this.configs(), this.builtinIds());
+        const derived = deriveCustomTools({ sourceId: config.id, listed, prefix: this.deps.toolPrefix, accepted, ...(label ? { label } : {}) });
         if (state.revision === revision) state.definitions = derived.definitions;
         return derived;
       },
@@ -295,6 +297,11 @@ export class CustomServers {
 
   private configs(): CustomServerConfig[] {
     return [...this.states.values()].map((s) => s.config);
+  }
+
+  /** Built-in Source IDs: a custom server's label may not take one. */
+  private builtinIds(): Set<string> {
+    return new Set(this.deps.registry.sources().filter((e) => e.manifest.type !== 'custom').map((e) => e.manifest.id));
   }
 
   private persist(): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_TOOL_NAME_CHARS, governedToolName, type ToolPrefix } from '../../catalog/index.js';
+import { MAX_TOOL_NAME_CHARS, governedToolName, readableNamePart, type ToolPrefix } from '../../catalog/index.js';
 import { canonicalJson } from '../core/index.js';
 import { compileInputSchema } from './compileInputSchema.js';
 import type { DerivedTools, GovernedTool, HiddenTool, UpstreamToolDefinition } from './governedTool.js';
@@ -16,6 +16,11 @@ export const TASK_ONLY_REASON =
 
 export interface CustomToolsInput {
   sourceId: string;
+  /**
+   * The readable stand-in for the Source ID in agent-facing names (the slug of the server's display
+   * name), when it is unique among the sources; names fall back to `sourceId` and hashed ids otherwise.
+   */
+  label?: string;
   listed: Tool[];
   prefix: ToolPrefix;
   /** Accepted definition hash by upstream name; undefined before the first acceptance (all accepted). */
@@ -59,11 +64,16 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
   const tools: GovernedTool[] = [];
   const hidden: HiddenTool[] = [];
   const definitions: Record<string, string> = {};
+  const readableCounts = new Map<string, number>();
+  for (const listed of input.listed) {
+    const readable = readableNamePart(listed.name);
+    readableCounts.set(readable, (readableCounts.get(readable) ?? 0) + 1);
+  }
   for (const listed of input.listed) {
     const hash = toolDefinitionHash(listed);
     definitions[listed.name] = hash;
     const toolId = customToolId(listed.name);
-    const name = governedToolName(input.sourceId, toolId, input.prefix);
+    const name = agentFacingName(input, listed.name, toolId, readableCounts);
     const reason = hiddenReason({ input, listed, hash, name, taken: tools });
     if (reason) {
       hidden.push({ name: listed.name, reason });
@@ -76,6 +86,23 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
     }
   }
   return { tools, hidden, definitions };
+}
+
+/**
+ * `mcp__<label>__<readable tool name>` when that is unique and fits; else the label with the hashed
+ * tool id (two tools normalize alike, or the name is too long); else today's `mcp__<sourceId>__<toolId>`.
+ * `toolId` itself stays the hashed, stable id: Grants and the audit name tools by it, so a rename
+ * changes what agents see but never what a Grant matches.
+ */
+function agentFacingName(input: CustomToolsInput, upstreamName: string, toolId: string, readableCounts: Map<string, number>): string {
+  const readable = readableNamePart(upstreamName);
+  const candidates: string[] = [];
+  if (input.label) {
+    if (readable && readableCounts.get(readable) === 1) candidates.push(governedToolName(input.label, readable, input.prefix));
+    candidates.push(governedToolName(input.label, toolId, input.prefix));
+  }
+  const fallback = governedToolName(input.sourceId, toolId, input.prefix);
+  return candidates.find((c) => c.length <= MAX_TOOL_NAME_CHARS && AGENT_TOOL_NAME.test(c)) ?? fallback;
 }
 
 function hiddenReason(o: { input: CustomToolsInput; listed: Tool; hash: string; name: string; taken: GovernedTool[] }): string | undefined {
