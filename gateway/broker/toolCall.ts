@@ -15,7 +15,8 @@ export interface ToolRequest {
   readonly origin: InvocationOrigin;
   /** Aborts on client cancellation or session end. */
   readonly signal: AbortSignal;
-  readonly onProgress?: (progress: Progress) => void;
+  /** Progress for the client: scigate's own while a human decides (`gateway`), then the upstream's. */
+  readonly onProgress?: (progress: Progress, from?: 'gateway' | 'upstream') => void;
   /** The Inspector restricts a call to one server without touching the Session's selection. */
   readonly allowedSourceIds?: readonly string[];
   /** Asks the human inside the agent's own client (MCP elicitation), when the client can. */

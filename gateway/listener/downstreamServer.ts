@@ -8,6 +8,7 @@ import { isSourceSelected } from '../selection/index.js';
 import { customToolResult, failureResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
+import { progressRelay } from './progressRelay.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -83,8 +84,9 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
       askClient: clientApprover(server, extra, deps.elicitation !== false),
       ...(progressToken !== undefined
         ? {
-            onProgress: (p) =>
-              void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => {}),
+            onProgress: progressRelay(
+              (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => {}),
+            ),
           }
         : {}),
     };
