@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
   elicitation?: boolean;
+  /** Whether humans can decide through the admin API (default true; false for stdio without --admin-port). */
+  adminApproval?: boolean;
   /** Where calls, queues, approvals and restarts are counted (default: not counted). */
   metrics?: GatewayMetrics;
 }
@@ -118,6 +120,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     downstream: {
       registry, broker, sessions, newId: options.newId, log: options.log, version: options.version, clock,
       permissionGate, elicitation: options.elicitation !== false, connectors: selection,
+      startupDiscovery: () => customServers.startupDiscovered(),
     },
     selection,
     customServers,

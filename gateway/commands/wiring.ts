@@ -29,6 +29,7 @@ export interface RuntimeConfig {
   extraSources?: RuntimeOptions['extraSources'];
   approvalTimeoutMs?: number;
   elicitation?: boolean;
+  adminApproval?: boolean;
   clock?: Clock;
 }
 
@@ -95,6 +96,7 @@ export async function createRuntime(
     toolPrefix: config.toolPrefix,
     approvalTimeoutMs: config.approvalTimeoutMs,
     elicitation: config.elicitation,
+    ...(config.adminApproval === false ? { adminApproval: false } : {}),
     // Custom servers' `$NAME` values resolve against the gateway's own environment.
     custom: { store: storage.customServerStore, environment: config.env, urlPolicy },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),

@@ -61,6 +61,7 @@ export const CUSTOM_SERVER_MAX_FAILURES = 5;
 export class CustomServers {
   private readonly states = new Map<string, ServerState>();
   private chain: Promise<unknown> = Promise.resolve();
+  private startupDiscovery: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: CustomServersDeps) {}
 
@@ -75,8 +76,15 @@ export class CustomServers {
       this.states.set(config.id, state);
       this.register(state);
     }
-    for (const state of this.states.values()) if (state.config.enabled) this.track(this.refresh(state));
+    const refreshing = [...this.states.values()].filter((s) => s.config.enabled).map((s) => this.refresh(s));
+    for (const work of refreshing) this.track(work);
+    this.startupDiscovery = Promise.allSettled(refreshing).then(() => undefined);
     this.deps.log.info({ servers: this.states.size }, 'custom MCP servers loaded');
+  }
+
+  /** Resolves once the enabled servers loaded by `start` have had their first discovery (found or failed). */
+  startupDiscovered(): Promise<void> {
+    return this.startupDiscovery;
   }
 
   list(): CustomServerView[] {

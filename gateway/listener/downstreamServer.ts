@@ -23,7 +23,15 @@ export interface DownstreamDeps {
   elicitation?: boolean;
   /** The Session's effective connector selection (Session → Project → global); the broker decides calls by it too. */
   connectors: ConnectorSelectionReader;
+  /** Resolves when the enabled custom servers found at start-up were discovered; tools/list waits for it, bounded. */
+  startupDiscovery?: () => Promise<void>;
 }
+
+/**
+ * How long tools/list waits for the custom servers found at start-up. Many clients list tools once,
+ * right after `initialize`; a server still starting after this is listed with `list_changed` later.
+ */
+export const STARTUP_DISCOVERY_WAIT_MS = 5_000;
 
 /**
  * The MCP server one agent session talks to over HTTP: tools/list shows the governed tools of its
@@ -48,6 +56,7 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     return {
       listTools: async () => {
         await deps.registry.settled();
+        await boundedWait(deps.startupDiscovery?.(), STARTUP_DISCOVERY_WAIT_MS);
         const current = await session();
         const selected = await deps.connectors.effective(current);
         const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
@@ -119,4 +128,13 @@ function coalescedListChanged(registry: SourceRegistry, server: Server): () => v
       })
       .catch(() => {});
   };
+}
+
+/** Waits for `work` (its failure is reported elsewhere), at most `limitMs`. */
+async function boundedWait(work: Promise<void> | undefined, limitMs: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+  await Promise.race([work.catch(() => {}), elapsed]);
+  clearTimeout(timer);
 }
