@@ -121,6 +121,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       registry, broker, sessions, newId: options.newId, log: options.log, version: options.version, clock,
       permissionGate, elicitation: options.elicitation !== false, connectors: selection,
       startupDiscovery: () => customServers.startupDiscovered(),
+      sessionClient: (sourceId, requests) => customServers.sessionClient(sourceId, requests),
     },
     selection,
     customServers,

@@ -21,6 +21,8 @@ export interface ToolRequest {
   readonly allowedSourceIds?: readonly string[];
   /** Asks the human inside the agent's own client (MCP elicitation), when the client can. */
   readonly askClient?: ClientApprover;
+  /** The Session's own connection to a source, when it has one (server-to-client requests reach only its client). */
+  readonly upstreamFor?: (sourceId: string) => UpstreamClient | undefined;
 }
 
 /** A request inside `withAudit`: its trail, and its arguments as RFC 8785 JSON (cache key and audit blob). */

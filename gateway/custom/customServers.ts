@@ -8,7 +8,7 @@ import {
 } from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
-import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
+import { UpstreamClient, messageBytesFor, type ClientRequests, type UpstreamClientOptions } from '../upstream/index.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
@@ -53,6 +53,15 @@ interface ServerState {
  * server is disabled, so a crash-looping or flooding server stops costing the gateway anything.
  */
 export const CUSTOM_SERVER_MAX_FAILURES = 5;
+
+/** What the shared connection of every custom server declares (see sessionClient). */
+const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
+
+function sharedRefusal(serverName: string): ClientRequests['refusal'] {
+  return (kind) =>
+    `scigate forwards ${kind} requests from "${serverName.slice(0, 80)}" only to an agent whose MCP client declared the ${kind} ` +
+    'capability, on that Session\'s own connection; this call came from a Session without it. Use a client that supports it.';
+}
 
 /**
  * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
@@ -190,17 +199,11 @@ export class CustomServers {
     const revision = state.revision;
     const manifest = customSourceManifest(config);
     this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
-    const client = new UpstreamClient({
-      id: config.id,
-      target: () => resolveCustomTarget(config, this.deps.environment),
-      log: this.deps.log.child({ sourceId: config.id }),
-      secrets: this.deps.secrets,
-      clock: this.deps.clock,
-      connectTimeoutMs: config.timeoutSeconds * 1000,
-      maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
-      maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+    const client = this.newClient(config, {
+      // Declared so servers list the tools that need them; on this shared connection they are refused
+      // with the reason (a Session whose client can answer gets its own connection: sessionClient).
+      clientRequests: { capabilities: SHARED_CLIENT_CAPABILITIES, refusal: sharedRefusal(config.name) },
       onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
-      onRestart: () => this.deps.onUpstreamRestart?.(config.id),
     });
     this.deps.registry.add(manifest, client, {
       enabled: config.enabled,
@@ -211,6 +214,31 @@ export class CustomServers {
         if (state.revision === revision) state.definitions = derived.definitions;
         return derived;
       },
+    });
+  }
+
+  /**
+   * A connection to a custom server of its own for one Session, whose server-to-client requests
+   * (sampling, elicitation, roots) reach that Session's client alone; undefined for unknown ids.
+   */
+  sessionClient(sourceId: string, clientRequests: ClientRequests): UpstreamClient | undefined {
+    const state = this.states.get(sourceId);
+    return state ? this.newClient(state.config, { clientRequests }) : undefined;
+  }
+
+  private newClient(config: CustomServerConfig, extra: Pick<UpstreamClientOptions, 'clientRequests' | 'onGiveUp'>): UpstreamClient {
+    const manifest = customSourceManifest(config);
+    return new UpstreamClient({
+      id: config.id,
+      target: () => resolveCustomTarget(config, this.deps.environment),
+      log: this.deps.log.child({ sourceId: config.id }),
+      secrets: this.deps.secrets,
+      clock: this.deps.clock,
+      connectTimeoutMs: config.timeoutSeconds * 1000,
+      maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
+      maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+      onRestart: () => this.deps.onUpstreamRestart?.(config.id),
+      ...extra,
     });
   }
 

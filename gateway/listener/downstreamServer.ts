@@ -9,6 +9,7 @@ import { customToolResult, failureResult, successResult, toListedTool } from './
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
 import { progressRelay } from './progressRelay.js';
+import { SessionUpstreams, type SessionClientFactory } from './sessionUpstreams.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -25,6 +26,8 @@ export interface DownstreamDeps {
   connectors: ConnectorSelectionReader;
   /** Resolves when the enabled custom servers found at start-up were discovered; tools/list waits for it, bounded. */
   startupDiscovery?: () => Promise<void>;
+  /** Opens a Session's own connection to a custom server, for sampling, elicitation and roots (sessionUpstreams.ts). */
+  sessionClient?: SessionClientFactory;
 }
 
 /**
@@ -50,6 +53,9 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     return record;
   };
   return (server) => {
+    const upstreams = deps.sessionClient
+      ? new SessionUpstreams({ server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log })
+      : undefined;
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
@@ -62,8 +68,9 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
         const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
         return { tools: tools.map(toListedTool) };
       },
-      callTool: (request, extra) => callTool({ deps, server, session }, request, extra),
+      callTool: (request, extra) => callTool({ deps, server, session, upstreams }, request, extra),
       closed: () => {
+        void upstreams?.close();
         unsubscribe();
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
@@ -76,10 +83,11 @@ interface CallContext {
   deps: DownstreamDeps;
   server: Server;
   session: () => Promise<SessionRecord>;
+  upstreams: SessionUpstreams | undefined;
 }
 
 /** One tools/call through the broker; a failure becomes an `isError` result, never a thrown error. */
-async function callTool({ deps, server, session }: CallContext, request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult> {
+async function callTool({ deps, server, session, upstreams }: CallContext, request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult> {
   const invocationId = deps.newId('inv');
   const progressToken = request.params._meta?.progressToken;
   try {
@@ -91,6 +99,7 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
       origin: 'agent',
       signal: extra.signal,
       askClient: clientApprover(server, extra, deps.elicitation !== false),
+      ...(upstreams ? { upstreamFor: (sourceId: string) => upstreams.clientFor(sourceId) } : {}),
       ...(progressToken !== undefined
         ? {
             onProgress: progressRelay(

@@ -3,3 +3,4 @@ export { liveChildren, killGroup, reapLeftoverGroups, recordProcessGroupsIn, pro
 export type { UpstreamTarget, InProcessServer } from './upstreamTarget.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
 export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';
+export type { ClientRequests } from './clientRequests.js';

@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
+import { installClientRequests, type ClientRequests } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
@@ -33,6 +34,8 @@ export interface UpstreamClientOptions {
   onGiveUp?: (error: GatewayError) => void;
   /** Told each time the client connects again after its connection died or a connect failed (metrics). */
   onRestart?: () => void;
+  /** The client capabilities declared upstream and how its requests (sampling, elicitation, roots) are answered. */
+  clientRequests?: ClientRequests;
 }
 
 export interface UpstreamCallOptions {
@@ -148,7 +151,9 @@ export class UpstreamClient {
 
   private async connect(signal?: AbortSignal): Promise<Client> {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
-    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: {} });
+    const requests = this.options.clientRequests;
+    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {} });
+    if (requests) installClientRequests(client, requests);
     client.onerror = (error) => {
       if (error instanceof GatewayError && error.code === 'response_too_large') this.failConnection(client, error);
     };

@@ -1,0 +1,78 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../core/index.js';
+import type { SourceRegistry } from '../registry/index.js';
+import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
+
+/** Opens a Session's own connection to a custom server (CustomServers.sessionClient). */
+export type SessionClientFactory = (sourceId: string, requests: ClientRequests) => UpstreamClient | undefined;
+
+/**
+ * The upstream connections of one Session. A custom server is reached over the shared connection,
+ * unless the Session's client declared sampling, elicitation or roots: then the Session gets a
+ * connection of its own, declaring just what its client declared, so a server's question reaches
+ * the client whose call caused it and no other. Sampling is forwarded only when the client
+ * declared it; an elicitation names the server it comes from; each forwarded request is logged
+ * with the Session and the server.
+ */
+export class SessionUpstreams {
+  private readonly own = new Map<string, { shared: UpstreamClient; client: UpstreamClient }>();
+
+  constructor(
+    private readonly o: { server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger },
+  ) {}
+
+  /** The Session's connection to `sourceId`, or undefined to use the shared one. */
+  clientFor(sourceId: string): UpstreamClient | undefined {
+    const entry = this.o.registry.get(sourceId);
+    const capabilities = this.forwardable();
+    if (!entry || entry.manifest.type !== 'custom' || !capabilities) return undefined;
+    const current = this.own.get(sourceId);
+    // A saved server gets a new shared client; the Session's connection follows it.
+    if (current?.shared === entry.client) return current.client;
+    if (current) void current.client.close().catch(() => {});
+    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities));
+    if (!client) return undefined;
+    this.own.set(sourceId, { shared: entry.client, client });
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.own.values()].map((c) => c.client);
+    this.own.clear();
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  }
+
+  /** What the Session's client declared that an upstream may ask for; undefined when nothing. */
+  private forwardable(): ClientCapabilities | undefined {
+    const declared = this.o.server.getClientCapabilities() ?? {};
+    const capabilities: ClientCapabilities = {
+      ...(declared.sampling ? { sampling: declared.sampling } : {}),
+      ...(declared.elicitation ? { elicitation: declared.elicitation } : {}),
+      ...(declared.roots ? { roots: {} } : {}),
+    };
+    return Object.keys(capabilities).length > 0 ? capabilities : undefined;
+  }
+
+  private requests(serverName: string, sourceId: string, capabilities: ClientCapabilities): ClientRequests {
+    const { server, sessionId, log } = this.o;
+    const audit = (kind: string) => log.info({ sessionId, sourceId, kind }, 'forwarded an upstream request to the agent');
+    return {
+      capabilities,
+      sampling: async (params, signal) => {
+        audit('sampling');
+        return server.createMessage(params, { signal });
+      },
+      elicitation: async (params, signal) => {
+        audit('elicitation');
+        const from = `[${serverName.slice(0, 80)} via scigate] `;
+        return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
+      },
+      roots: async (signal) => {
+        audit('roots');
+        return server.listRoots(undefined, { signal });
+      },
+      refusal: (kind) => `the agent's MCP client did not declare ${kind}, so scigate cannot forward this ${kind} request from "${serverName.slice(0, 80)}".`,
+    };
+  }
+}
