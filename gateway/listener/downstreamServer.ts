@@ -69,6 +69,7 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
         return { tools: tools.map(toListedTool) };
       },
       callTool: (request, extra) => callTool({ deps, server, session, upstreams }, request, extra),
+      setLoggingLevel: async (level) => upstreams?.setLoggingLevel(level),
       closed: () => {
         void upstreams?.close();
         unsubscribe();

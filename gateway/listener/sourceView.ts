@@ -40,6 +40,7 @@ export function sourceHandlers(deps: DownstreamDeps, sessionId: string, sourceId
         return all.callTool({ ...request, params: { ...request.params, name } }, extra);
       },
       closed: () => all.closed(),
+      ...(all.setLoggingLevel ? { setLoggingLevel: all.setLoggingLevel } : {}),
     };
   };
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError,
+  CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
+  type LoggingLevel, type LoggingMessageNotification,
   type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ListRootsResult,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -16,6 +17,10 @@ export interface ClientRequests {
   roots?: (signal: AbortSignal) => Promise<ListRootsResult>;
   /** Why a request without a handler is refused (names what the user can change). */
   refusal: (kind: 'sampling' | 'elicitation' | 'roots') => string;
+  /** The server's log messages (`notifications/message`), when someone wants them. */
+  onLog?: (message: LoggingMessageNotification['params']) => void;
+  /** The level to ask the server for right after each connect (`logging/setLevel`), if any. */
+  logLevel?: () => LoggingLevel | undefined;
 }
 
 /** Installs the handlers of `requests` on an upstream SDK client (before it connects). */
@@ -32,6 +37,10 @@ export function installClientRequests(client: Client, requests: ClientRequests):
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
       requests.elicitation ? requests.elicitation(request.params, extra.signal) : refuse('elicitation'),
     );
+  }
+  if (requests.onLog) {
+    const onLog = requests.onLog;
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLog(notification.params));
   }
   if (requests.capabilities.roots) {
     client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => (requests.roots ? requests.roots(extra.signal) : refuse('roots')));

@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { installClientRequests, type ClientRequests } from './clientRequests.js';
@@ -114,6 +114,16 @@ export class UpstreamClient {
     }
   }
 
+  /** Asks a connected server that offers logging for `level` (the next connection asks by itself). */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    if (this.client) await this.askLogLevel(this.client, level);
+  }
+
+  private async askLogLevel(client: Client, level: LoggingLevel): Promise<void> {
+    if (!client.getServerCapabilities()?.logging) return;
+    await client.setLoggingLevel(level).catch((error: unknown) => this.options.log.warn({ upstream: this.options.id, err: (error as Error).message }, 'logging/setLevel failed'));
+  }
+
   /** Why the client stopped for good, if it did (shown as the server's status). */
   get stoppedReason(): string | undefined {
     return this.gaveUp?.message;
@@ -175,6 +185,8 @@ export class UpstreamClient {
       throw failure;
     }
     this.client = client;
+    const level = requests?.logLevel?.();
+    if (level) await this.askLogLevel(client, level);
     // `deaths` is reset only by a successful request, so here it counts failures since the last good one.
     if (this.deaths > 0) this.options.onRestart?.();
     return client;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
 import { everythingStdio, startEverythingHttp, type RunningEverything } from '../../fixtures/custom/everythingServer.js';
 import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
@@ -78,6 +78,28 @@ describe.each([
     expect(text(ra)).not.toContain(`person of asker-b-${label}`);
     expect(text(rb)).toContain(`person of asker-b-${label}`);
     expect(text(rb)).not.toContain(`person of asker-a-${label}`);
+  });
+});
+
+describe('logging', () => {
+  it("logging/setLevel, then a log-emitting tool: the Session gets that server's log messages, another Session does not", async () => {
+    const listener = await gateway.connect({ name: 'log-listener' });
+    const bystander = await gateway.connect({ name: 'log-bystander' });
+    expect(listener.getServerCapabilities()?.logging).toBeDefined();
+    const heard: Array<{ level: string; logger?: string }> = [];
+    const overheard: unknown[] = [];
+    listener.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void heard.push(n.params));
+    bystander.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void overheard.push(n.params));
+    await listener.listTools();
+    await bystander.listTools();
+    for (const name of ['log-listener', 'log-bystander']) await allowEverything(api, (await api.sessionOf(name)).id);
+    await listener.setLoggingLevel('debug');
+    const started = (await listener.callTool({ name: 'mcp__everything__toggle-simulated-logging', arguments: {} })) as any;
+    expect(text(started)).toContain('Started simulated');
+    await expect.poll(() => heard.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
+    expect(heard[0]!.logger).toMatch(/^everything/);
+    expect(overheard).toEqual([]);
+    await listener.callTool({ name: 'mcp__everything__toggle-simulated-logging', arguments: {} });
   });
 });
 
