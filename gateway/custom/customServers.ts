@@ -8,11 +8,12 @@ import {
 } from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
-import { UpstreamClient, messageBytesFor, type ClientRequests, type UpstreamClientOptions } from '../upstream/index.js';
+import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
+import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
-import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 import { customSourceLabel } from './sourceLabel.js';
 
@@ -48,20 +49,7 @@ interface ServerState {
   stoppedReason?: string;
 }
 
-/**
- * Failures in a row (failed starts, lost connections, oversized messages) after which a custom
- * server is disabled, so a crash-looping or flooding server stops costing the gateway anything.
- */
-export const CUSTOM_SERVER_MAX_FAILURES = 5;
-
-/** What the shared connection of every custom server declares (see sessionClient). */
-const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
-
-function sharedRefusal(serverName: string): ClientRequests['refusal'] {
-  return (kind) =>
-    `scigate forwards ${kind} requests from "${serverName.slice(0, 80)}" only to an agent whose MCP client declared the ${kind} ` +
-    'capability, on that Session\'s own connection; this call came from a Session without it. Use a client that supports it.';
-}
+export { CUSTOM_SERVER_MAX_FAILURES } from './customClients.js';
 
 /**
  * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
@@ -199,10 +187,8 @@ export class CustomServers {
     const revision = state.revision;
     const manifest = customSourceManifest(config);
     this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
-    const client = this.newClient(config, {
-      // Declared so servers list the tools that need them; on this shared connection they are refused
-      // with the reason (a Session whose client can answer gets its own connection: sessionClient).
-      clientRequests: { capabilities: SHARED_CLIENT_CAPABILITIES, refusal: sharedRefusal(config.name) },
+    const client = createCustomClient(this.deps, config, {
+      clientRequests: sharedClientRequests(config.name),
       onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
     });
     this.deps.registry.add(manifest, client, {
@@ -223,23 +209,7 @@ export class CustomServers {
    */
   sessionClient(sourceId: string, clientRequests: ClientRequests): UpstreamClient | undefined {
     const state = this.states.get(sourceId);
-    return state ? this.newClient(state.config, { clientRequests }) : undefined;
-  }
-
-  private newClient(config: CustomServerConfig, extra: Pick<UpstreamClientOptions, 'clientRequests' | 'onGiveUp'>): UpstreamClient {
-    const manifest = customSourceManifest(config);
-    return new UpstreamClient({
-      id: config.id,
-      target: () => resolveCustomTarget(config, this.deps.environment),
-      log: this.deps.log.child({ sourceId: config.id }),
-      secrets: this.deps.secrets,
-      clock: this.deps.clock,
-      connectTimeoutMs: config.timeoutSeconds * 1000,
-      maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
-      maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
-      onRestart: () => this.deps.onUpstreamRestart?.(config.id),
-      ...extra,
-    });
+    return state ? createCustomClient(this.deps, state.config, { clientRequests }) : undefined;
   }
 
   /** Rediscovers an enabled server's tools; the first successful discovery accepts its definitions. */
