@@ -12,6 +12,7 @@ import { startEchoServer } from './echoServer.js';
 import { extractionBenchSection } from './extractionBench.js';
 import type { LoadJob } from './loadClient.js';
 import { median, percentile, round } from './stats.js';
+import { stdioStartupSection } from './stdioStartup.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -106,7 +107,8 @@ async function main() {
     process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
   }
   const m = (key: string) => median(runs.map((r) => r[key]!));
-  const report = renderReport(m, { idle: idle.rss, after1k: after1k.rss, after10k: after10k.rss }) + (await extractionBenchSection());
+  const report =
+    renderReport(m, { idle: idle.rss, after1k: after1k.rss, after10k: after10k.rss }) + (await extractionBenchSection()) + (await stdioStartupSection(CLI));
   process.stdout.write(report);
   writeFileSync(`${ROOT}docs/benchmarks.md`, report);
   gateway.send({ type: 'stop' });

@@ -8,7 +8,7 @@ export { parseSourceManifest, isHostAllowed, limitOverridesSchema } from './mani
 export type { SourceManifest, SourceLimits, LimitOverrides, RetryPolicy } from './manifest.js';
 export { mcpToolResultJsonSchema, governedOutputJsonSchema } from './resultEnvelope.js';
 export type { JsonValue, Citation, McpRecord, ArtifactCandidate, McpToolResult } from './resultEnvelope.js';
-export { governedToolName, MAX_TOOL_NAME_CHARS } from './toolNaming.js';
+export { governedToolName, readableNamePart, MAX_TOOL_NAME_CHARS } from './toolNaming.js';
 export type { ToolPrefix } from './toolNaming.js';
 export { customServerConfigSchema, customServerFileSchema, serverNameKey, MAX_CUSTOM_SERVERS } from './customServerConfig.js';
 export { decideCustomUrl } from './customServerUrlPolicy.js';

@@ -8,3 +8,18 @@ export const MAX_TOOL_NAME_CHARS = 64;
 export function governedToolName(sourceId: string, toolId: string, prefix: ToolPrefix = 'mcp'): string {
   return prefix === 'mcp' ? `mcp__${sourceId}__${toolId}` : `${sourceId}__${toolId}`;
 }
+
+/**
+ * The readable part of an agent-facing name: lower case, `[a-z0-9_-]` only, runs of `_` kept single
+ * so `__` stays the separator between source and tool. Empty when nothing readable is left.
+ */
+export function readableNamePart(text: string): string {
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/_{2,}/g, '_')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
+}

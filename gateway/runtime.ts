@@ -58,6 +58,8 @@ export interface RuntimeOptions {
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
   elicitation?: boolean;
+  /** Whether humans can decide through the admin API (default true; false for stdio without --admin-port). */
+  adminApproval?: boolean;
   /** Where calls, queues, approvals and restarts are counted (default: not counted). */
   metrics?: GatewayMetrics;
   /** Artifact plans and jobs, and the Session workspaces: with both, `artifact_download` is offered. */
@@ -148,6 +150,8 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       registry, broker, sessions, newId: options.newId, log: options.log, version: options.version, clock,
       permissionGate, elicitation: options.elicitation !== false, connectors: selection, events,
       ...(options.workspace ? { workspace: options.workspace } : {}),
+      startupDiscovery: () => customServers.startupDiscovered(),
+      sessionClient: (sourceId, requests) => customServers.sessionClient(sourceId, requests),
     },
     selection,
     customServers,

@@ -15,11 +15,14 @@ export interface ToolRequest {
   readonly origin: InvocationOrigin;
   /** Aborts on client cancellation or session end. */
   readonly signal: AbortSignal;
-  readonly onProgress?: (progress: Progress) => void;
+  /** Progress for the client: scigate's own while a human decides (`gateway`), then the upstream's. */
+  readonly onProgress?: (progress: Progress, from?: 'gateway' | 'upstream') => void;
   /** The Inspector restricts a call to one server without touching the Session's selection. */
   readonly allowedSourceIds?: readonly string[];
   /** Asks the human inside the agent's own client (MCP elicitation), when the client can. */
   readonly askClient?: ClientApprover;
+  /** The Session's own connection to a source, when it has one (server-to-client requests reach only its client). */
+  readonly upstreamFor?: (sourceId: string) => UpstreamClient | undefined;
 }
 
 /** A request inside `withAudit`: its trail, and its arguments as RFC 8785 JSON (cache key and audit blob). */

@@ -29,6 +29,7 @@ export interface RuntimeConfig {
   extraSources?: RuntimeOptions['extraSources'];
   approvalTimeoutMs?: number;
   elicitation?: boolean;
+  adminApproval?: boolean;
   clock?: Clock;
   /** The data directory: with it, the Session workspaces live in `<dataDir>/workspaces` and artifact_download is offered. */
   dataDir?: string;
@@ -101,6 +102,7 @@ export async function createRuntime(
     toolPrefix: config.toolPrefix,
     approvalTimeoutMs: config.approvalTimeoutMs,
     elicitation: config.elicitation,
+    ...(config.adminApproval === false ? { adminApproval: false } : {}),
     // Custom servers' `$NAME` values resolve against the gateway's own environment.
     custom: { store: storage.customServerStore, oauthLogins: storage.oauthLogins, environment: config.env, urlPolicy },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),

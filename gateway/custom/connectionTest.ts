@@ -1,6 +1,6 @@
 import type { CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
-import { customToolId, deriveCustomTools } from '../registry/index.js';
+import { TASK_ONLY_REASON, customToolId, deriveCustomTools } from '../registry/index.js';
 import { UpstreamClient, type UpstreamAuth, type UpstreamTarget } from '../upstream/index.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 
@@ -110,7 +110,8 @@ async function probe(client: UpstreamClient, options: ConnectionTestOptions, che
     return [];
   }
   const derived = deriveCustomTools({ sourceId: options.config.id, listed, prefix: options.toolPrefix, accepted: undefined });
-  const failed = derived.hidden;
+  // A task-only tool is not a broken one: it is hidden by design, with its reason in the tool list.
+  const failed = derived.hidden.filter((h) => h.reason !== TASK_ONLY_REASON);
   checks.push({
     name: 'input_schemas',
     ok: failed.length === 0,
@@ -120,7 +121,7 @@ async function probe(client: UpstreamClient, options: ConnectionTestOptions, che
   });
   return listed.map((tool) => {
     const governed = derived.tools.find((t) => t.upstreamName === tool.name);
-    const hidden = failed.find((h) => h.name === tool.name);
+    const hidden = derived.hidden.find((h) => h.name === tool.name);
     return {
       name: tool.name,
       toolId: governed?.toolId ?? customToolId(tool.name),

@@ -9,13 +9,15 @@ import {
 } from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
-import { UpstreamClient, messageBytesFor } from '../upstream/index.js';
+import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
+import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { CustomOAuth } from './customOAuth.js';
-import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
+import { customSourceLabel } from './sourceLabel.js';
 
 export interface CustomServersDeps {
   store: CustomServerStore;
@@ -53,11 +55,7 @@ interface ServerState {
   stoppedReason?: string;
 }
 
-/**
- * Failures in a row (failed starts, lost connections, oversized messages) after which a custom
- * server is disabled, so a crash-looping or flooding server stops costing the gateway anything.
- */
-export const CUSTOM_SERVER_MAX_FAILURES = 5;
+export { CUSTOM_SERVER_MAX_FAILURES } from './customClients.js';
 
 /**
  * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
@@ -68,6 +66,7 @@ export class CustomServers {
   private chain: Promise<unknown> = Promise.resolve();
   /** One OAuth manager per OAuth server, shared by its catalog client, connection tests and the Inspector. */
   readonly oauth: CustomOAuth;
+  private startupDiscovery: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: CustomServersDeps) {
     const { clock, log, secrets, events, oauthLogins } = deps;
@@ -87,8 +86,15 @@ export class CustomServers {
       this.register(state);
     }
     await this.oauth.sweep();
-    for (const state of this.states.values()) if (state.config.enabled) this.track(this.refresh(state));
+    const refreshing = [...this.states.values()].filter((s) => s.config.enabled).map((s) => this.refresh(s));
+    for (const work of refreshing) this.track(work);
+    this.startupDiscovery = Promise.allSettled(refreshing).then(() => undefined);
     this.deps.log.info({ servers: this.states.size }, 'custom MCP servers loaded');
+  }
+
+  /** Resolves once the enabled servers loaded by `start` have had their first discovery (found or failed). */
+  startupDiscovered(): Promise<void> {
+    return this.startupDiscovery;
   }
 
   list(): CustomServerView[] {
@@ -224,28 +230,30 @@ export class CustomServers {
     const revision = state.revision;
     const manifest = customSourceManifest(config);
     this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
-    const auth = this.oauth.authOf(config.id);
-    const client = new UpstreamClient({
-      id: config.id,
-      target: () => resolveCustomTarget(config, this.deps.environment, auth),
-      log: this.deps.log.child({ sourceId: config.id }),
-      secrets: this.deps.secrets,
-      clock: this.deps.clock,
-      connectTimeoutMs: config.timeoutSeconds * 1000,
-      maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
-      maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+    const client = createCustomClient(this.deps, config, {
+      clientRequests: sharedClientRequests(config.name),
+      auth: this.oauth.authOf(config.id),
       onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
-      onRestart: () => this.deps.onUpstreamRestart?.(config.id),
     });
     this.deps.registry.add(manifest, client, {
       enabled: config.enabled,
       derive: (listed) => {
         const accepted = state.config.acceptedTools;
-        const derived = deriveCustomTools({ sourceId: config.id, listed, prefix: this.deps.toolPrefix, accepted });
+        const label = customSourceLabel(state.config, this.configs(), this.builtinIds());
+        const derived = deriveCustomTools({ sourceId: config.id, listed, prefix: this.deps.toolPrefix, accepted, ...(label ? { label } : {}) });
         if (state.revision === revision) state.definitions = derived.definitions;
         return derived;
       },
     });
+  }
+
+  /**
+   * A connection to a custom server of its own for one Session, whose server-to-client requests
+   * (sampling, elicitation, roots) reach that Session's client alone; undefined for unknown ids.
+   */
+  sessionClient(sourceId: string, clientRequests: ClientRequests): UpstreamClient | undefined {
+    const state = this.states.get(sourceId);
+    return state ? createCustomClient(this.deps, state.config, { clientRequests, auth: this.oauth.authOf(state.config.id) }) : undefined;
   }
 
   /** Rediscovers an enabled server's tools; the first successful discovery accepts its definitions. */
@@ -340,6 +348,11 @@ export class CustomServers {
 
   private configs(): CustomServerConfig[] {
     return [...this.states.values()].map((s) => s.config);
+  }
+
+  /** Built-in Source IDs: a custom server's label may not take one. */
+  private builtinIds(): Set<string> {
+    return new Set(this.deps.registry.sources().filter((e) => e.manifest.type !== 'custom').map((e) => e.manifest.id));
   }
 
   private persist(): Promise<void> {

@@ -5,9 +5,11 @@ import { GatewayError, type ConnectorSelectionReader, type EventHub, type Logger
 import type { Broker, ToolRequest } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { isSourceSelected } from '../selection/index.js';
-import { failureResult, nativeSuccessResult, successResult, toListedTool } from './toolResults.js';
+import { customToolResult, failureResult, nativeSuccessResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
+import { progressRelay } from './progressRelay.js';
+import { SessionUpstreams, type SessionClientFactory } from './sessionUpstreams.js';
 import { workspaceResources } from './workspaceResources.js';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
@@ -27,7 +29,17 @@ export interface DownstreamDeps {
   /** The Session workspaces, served as MCP resources (with `events` telling when a file lands). */
   workspace?: SessionWorkspace;
   events?: EventHub;
+  /** Resolves when the enabled custom servers found at start-up were discovered; tools/list waits for it, bounded. */
+  startupDiscovery?: () => Promise<void>;
+  /** Opens a Session's own connection to a custom server, for sampling, elicitation and roots (sessionUpstreams.ts). */
+  sessionClient?: SessionClientFactory;
 }
+
+/**
+ * How long tools/list waits for the custom servers found at start-up. Many clients list tools once,
+ * right after `initialize`; a server still starting after this is listed with `list_changed` later.
+ */
+export const STARTUP_DISCOVERY_WAIT_MS = 5_000;
 
 /**
  * The MCP server one agent session talks to over HTTP: tools/list shows the governed tools of its
@@ -46,6 +58,9 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     return record;
   };
   return (server) => {
+    const upstreams = deps.sessionClient
+      ? new SessionUpstreams({ server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log })
+      : undefined;
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
@@ -54,13 +69,16 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     return {
       listTools: async () => {
         await deps.registry.settled();
+        await boundedWait(deps.startupDiscovery?.(), STARTUP_DISCOVERY_WAIT_MS);
         const current = await session();
         const selected = await deps.connectors.effective(current);
         const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
         return { tools: [...tools.map(toListedTool), ...deps.broker.nativeTools()] };
       },
-      callTool: (request, extra) => callTool({ deps, server, session }, request, extra),
+      callTool: (request, extra) => callTool({ deps, server, session, upstreams }, request, extra),
+      setLoggingLevel: async (level) => upstreams?.setLoggingLevel(level),
       closed: () => {
+        void upstreams?.close();
         unsubscribe();
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
@@ -85,10 +103,11 @@ interface CallContext {
   deps: DownstreamDeps;
   server: Server;
   session: () => Promise<SessionRecord>;
+  upstreams: SessionUpstreams | undefined;
 }
 
 /** One tools/call through the broker; a failure becomes an `isError` result, never a thrown error. */
-async function callTool({ deps, server, session }: CallContext, request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult> {
+async function callTool({ deps, server, session, upstreams }: CallContext, request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult> {
   const invocationId = deps.newId('inv');
   const progressToken = request.params._meta?.progressToken;
   try {
@@ -100,21 +119,24 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
       origin: 'agent',
       signal: extra.signal,
       askClient: clientApprover(server, extra, deps.elicitation !== false),
+      ...(upstreams ? { upstreamFor: (sourceId: string) => upstreams.clientFor(sourceId) } : {}),
       ...(progressToken !== undefined
         ? {
-            onProgress: (p) =>
-              void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => {}),
+            onProgress: progressRelay(
+              (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => {}),
+            ),
           }
         : {}),
     };
     await deps.registry.settled();
     const outcome = await deps.broker.call(call);
     if (outcome.native) return nativeSuccessResult(outcome.native, invocationId);
-    // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
-    const generic = outcome.tool?.envelope === 'generic';
-    return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);
+    // Custom (generic) tools pass the upstream's own answer through, with scigate's provenance in _meta.
+    if (outcome.tool?.envelope === 'generic') return customToolResult(outcome.raw, outcome.result, invocationId);
+    return successResult(outcome.result, invocationId);
   } catch (error) {
-    return failureResult(GatewayError.from(error), invocationId);
+    const ownOutputSchema = deps.registry.resolve(request.params.name)?.upstream?.outputSchema !== undefined;
+    return failureResult(GatewayError.from(error), invocationId, { ownOutputSchema });
   }
 }
 
@@ -136,4 +158,13 @@ function coalescedListChanged(registry: SourceRegistry, server: Server): () => v
       })
       .catch(() => {});
   };
+}
+
+/** Waits for `work` (its failure is reported elsewhere), at most `limitMs`. */
+async function boundedWait(work: Promise<void> | undefined, limitMs: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+  await Promise.race([work.catch(() => {}), elapsed]);
+  clearTimeout(timer);
 }

@@ -3,7 +3,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
+import { createSourceServer } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
 import { jsonBody } from './httpGuards.js';
 import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
@@ -30,6 +32,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
  * Streamable HTTP at /mcp with stateful sessions: an initialize without `Mcp-Session-Id` opens a
  * new Session; a request naming an unknown session gets 404 so the client re-initializes.
+ * `/mcp/sources/<sourceId>` serves one source's tools under their upstream names (sourceView.ts).
  */
 export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const live = new LiveSessions(deps.sessionLimits ?? DEFAULT_SESSION_LIMITS, deps.clock);
@@ -38,13 +41,15 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const router = Router();
   router.use(jsonBody({ maxBytes: MAX_BODY_BYTES }));
 
-  router.all('/', async (req: Request, res: Response) => {
+  // Which endpoint opened each live session: a session id is only valid where it was opened.
+  const endpoints = new Map<string, string>();
+  const serve = (endpoint: string, newServer: ServerFactory) => async (req: Request, res: Response) => {
     const rejection = req.method === 'POST' ? checkRpcBody(req.body) : undefined;
     if (rejection) return sendRpcError(res, rejection);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = live.transport(sessionId);
-      if (!transport) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+      if (!transport || endpoints.get(sessionId) !== endpoint) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
       res.once('close', live.begin(sessionId));
       return transport.handleRequest(req, res, req.body);
     }
@@ -59,8 +64,16 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (live.full) {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
     }
-    const transport = await openSession(deps, live, project);
+    const transport = await openSession({ deps, live, project, newServer, endpoints, endpoint });
     await transport.handleRequest(req, res, req.body);
+  };
+  router.all('/', serve('/', (id, onInitialized) => createDownstreamServer(deps, id, onInitialized)));
+  router.all('/sources/:sourceId', (req: Request, res: Response) => {
+    const sourceId = String(req.params.sourceId);
+    if (!deps.registry.get(sourceId)) {
+      return rpcError(res, 404, -32001, `No source ${sourceId.slice(0, 80)}; GET /api/catalog/sources lists the Source IDs.`);
+    }
+    return serve(`/sources/${sourceId}`, (id, onInitialized) => createSourceServer(deps, { sessionId: id, sourceId, onInitialized }))(req, res);
   });
   router.use(rpcErrorMiddleware(deps.log));
 
@@ -82,15 +95,31 @@ async function sweepIdle(live: LiveSessions, clock: Clock, stopped: AbortSignal)
   }
 }
 
+/** Builds the MCP server of a new Session at one endpoint. */
+type ServerFactory = (sessionId: string, onInitialized: (server: Server) => Promise<void>) => Server;
+
+interface OpenSession {
+  deps: McpHttpDeps;
+  live: LiveSessions;
+  project: string;
+  newServer: ServerFactory;
+  endpoints: Map<string, string>;
+  endpoint: string;
+}
+
 /** A new Session's transport and downstream server; it joins `live` once the client initializes. */
-async function openSession(deps: McpHttpDeps, live: LiveSessions, project: string): Promise<StreamableHTTPServerTransport> {
+async function openSession({ deps, live, project, newServer, endpoints, endpoint }: OpenSession): Promise<StreamableHTTPServerTransport> {
   const id = deps.newId('ses');
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
-    onsessioninitialized: () => void live.add(id, transport),
+    onsessioninitialized: () => {
+      endpoints.set(id, endpoint);
+      live.add(id, transport);
+    },
   });
-  const server = createDownstreamServer(deps, id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
+  const server = newServer(id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
   transport.onclose = () => {
+    endpoints.delete(id);
     live.delete(id);
     void endSession(id, deps).catch(() => {});
   };

@@ -21,6 +21,11 @@ export interface PermissionGateDeps {
   log: Logger;
   /** Longest wait for a human decision, in ms (default 15 minutes). */
   approvalTimeoutMs?: number;
+  /**
+   * Whether a human can decide through the admin API (default true). `scigate stdio` without
+   * --admin-port has none: an action whose client cannot be asked either is refused at once.
+   */
+  adminApproval?: boolean;
 }
 
 /** One dangerous action that needs an authorization before it may run. */
@@ -79,6 +84,7 @@ export class PermissionGate {
     if (input.signal.aborted) throw cancelledBy(input.signal);
     // Each retry needs another release meanwhile, so this ends as soon as releases stop.
     if (this.releases !== releasesBefore) return this.authorize(input);
+    if (!input.askClient && this.deps.adminApproval === false) throw nobodyToAsk(input);
     return this.waitForHuman(input, session);
   }
 
@@ -279,6 +285,17 @@ export class PermissionGate {
 }
 
 /** Creates the gate; `approvalTimeoutMs` is checked here. */
+/** Waiting would only end in the client's own timeout: say at once how the user can approve. */
+function nobodyToAsk(input: AuthorizeInput): GatewayError {
+  return new GatewayError(
+    'permission_denied',
+    `Nobody can approve ${input.action.action} ${input.action.resource}: this MCP client does not support elicitation and scigate runs ` +
+      'without an admin API. Restart scigate stdio with --admin-port <port> and approve it on the admin page, or set the Session\'s ' +
+      'approval mode to always_allow there (PATCH /api/sessions/<id> {"approvalMode":"always_allow"}); then call the tool again.',
+    { details: { sessionId: input.sessionId } },
+  );
+}
+
 export function createPermissionGate(deps: PermissionGateDeps): PermissionGate {
   return new PermissionGate(deps);
 }

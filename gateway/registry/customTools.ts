@@ -1,18 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_TOOL_NAME_CHARS, governedToolName, type ToolPrefix } from '../../catalog/index.js';
+import { MAX_TOOL_NAME_CHARS, governedToolName, readableNamePart, type ToolPrefix } from '../../catalog/index.js';
 import { canonicalJson } from '../core/index.js';
 import { compileInputSchema } from './compileInputSchema.js';
-import type { DerivedTools, GovernedTool, HiddenTool } from './governedTool.js';
+import type { DerivedTools, GovernedTool, HiddenTool, UpstreamToolDefinition } from './governedTool.js';
 
 /** Agent-facing names may only use these characters (model providers reject others). */
 export const AGENT_TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 /** Room a tool id has after `mcp__custom-<12 hex>__`, so every name fits in 64 characters. */
 const MAX_CUSTOM_TOOL_ID_CHARS = MAX_TOOL_NAME_CHARS - 'mcp__custom-000000000000__'.length;
 const HASH_CHARS = 6;
+/** Why a tool that only runs as an MCP task is not listed (shown in the catalog status). */
+export const TASK_ONLY_REASON =
+  'it can only run as an MCP task (execution.taskSupport "required"), which scigate does not broker yet; call it on the server directly';
 
 export interface CustomToolsInput {
   sourceId: string;
+  /**
+   * The readable stand-in for the Source ID in agent-facing names (the slug of the server's display
+   * name), when it is unique among the sources; names fall back to `sourceId` and hashed ids otherwise.
+   */
+  label?: string;
   listed: Tool[];
   prefix: ToolPrefix;
   /** Accepted definition hash by upstream name; undefined before the first acceptance (all accepted). */
@@ -56,11 +64,16 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
   const tools: GovernedTool[] = [];
   const hidden: HiddenTool[] = [];
   const definitions: Record<string, string> = {};
+  const readableCounts = new Map<string, number>();
+  for (const listed of input.listed) {
+    const readable = readableNamePart(listed.name);
+    readableCounts.set(readable, (readableCounts.get(readable) ?? 0) + 1);
+  }
   for (const listed of input.listed) {
     const hash = toolDefinitionHash(listed);
     definitions[listed.name] = hash;
     const toolId = customToolId(listed.name);
-    const name = governedToolName(input.sourceId, toolId, input.prefix);
+    const name = agentFacingName(input, listed.name, toolId, readableCounts);
     const reason = hiddenReason({ input, listed, hash, name, taken: tools });
     if (reason) {
       hidden.push({ name: listed.name, reason });
@@ -75,11 +88,29 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
   return { tools, hidden, definitions };
 }
 
+/**
+ * `mcp__<label>__<readable tool name>` when that is unique and fits; else the label with the hashed
+ * tool id (two tools normalize alike, or the name is too long); else today's `mcp__<sourceId>__<toolId>`.
+ * `toolId` itself stays the hashed, stable id: Grants and the audit name tools by it, so a rename
+ * changes what agents see but never what a Grant matches.
+ */
+function agentFacingName(input: CustomToolsInput, upstreamName: string, toolId: string, readableCounts: Map<string, number>): string {
+  const readable = readableNamePart(upstreamName);
+  const candidates: string[] = [];
+  if (input.label) {
+    if (readable && readableCounts.get(readable) === 1) candidates.push(governedToolName(input.label, readable, input.prefix));
+    candidates.push(governedToolName(input.label, toolId, input.prefix));
+  }
+  const fallback = governedToolName(input.sourceId, toolId, input.prefix);
+  return candidates.find((c) => c.length <= MAX_TOOL_NAME_CHARS && AGENT_TOOL_NAME.test(c)) ?? fallback;
+}
+
 function hiddenReason(o: { input: CustomToolsInput; listed: Tool; hash: string; name: string; taken: GovernedTool[] }): string | undefined {
   const accepted = o.input.accepted;
   const how = `an admin must accept it (POST /api/mcp/servers/${o.input.sourceId}/accept-tools)`;
   if (accepted && accepted[o.listed.name] === undefined) return `it appeared after the server's tools were accepted; ${how}`;
   if (accepted && accepted[o.listed.name] !== o.hash) return `its definition changed since it was accepted; ${how}`;
+  if (o.listed.execution?.taskSupport === 'required') return TASK_ONLY_REASON;
   if (o.name.length > MAX_TOOL_NAME_CHARS || !AGENT_TOOL_NAME.test(o.name)) return 'no valid agent-facing name can be made for it';
   if (o.taken.some((t) => t.name === o.name)) return `another tool of this server already has the local name ${o.name}`;
   return undefined;
@@ -98,5 +129,18 @@ function genericTool(sourceId: string, listed: Tool, toolId: string, name: strin
     idempotent: false,
     cacheTtlMs: 0,
     envelope: 'generic',
+    upstream: upstreamDefinition(listed),
+  };
+}
+
+/** The definition fields agents see as the server declared them. */
+function upstreamDefinition(listed: Tool): UpstreamToolDefinition {
+  const { title, outputSchema, annotations, icons, _meta } = listed;
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...(annotations !== undefined ? { annotations } : {}),
+    ...(icons !== undefined ? { icons } : {}),
+    ...(_meta !== undefined ? { _meta } : {}),
   };
 }

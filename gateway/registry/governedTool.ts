@@ -19,7 +19,12 @@ export interface GovernedTool {
   cacheTtlMs: number;
   /** Built-in results must be McpToolResult envelopes; custom results are wrapped generically. */
   envelope: 'scientific' | 'generic';
+  /** A custom tool's own definition fields, passed through to agents unchanged (scigate may add, never replace). */
+  upstream?: UpstreamToolDefinition;
 }
+
+/** What a custom server declared about a tool beyond its name, description and input schema. */
+export type UpstreamToolDefinition = Pick<Tool, 'title' | 'outputSchema' | 'annotations' | 'icons' | '_meta'>;
 
 /** A tool kept away from agents, and why (shown in the catalog status). */
 export interface HiddenTool {

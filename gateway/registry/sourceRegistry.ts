@@ -144,8 +144,8 @@ export class SourceRegistry {
     if (this.signature() !== before) for (const listener of this.listeners) listener();
   }
 
-  /** Names and input schemas: a rediscovered schema change is a catalog change too. */
+  /** What agents see of each tool: a rediscovered definition change is a catalog change too. */
   private signature(): string {
-    return JSON.stringify([...this.byName.values()].map((t) => [t.name, t.description, t.inputSchema]));
+    return JSON.stringify([...this.byName.values()].map((t) => [t.name, t.title, t.description, t.inputSchema, t.upstream ?? null]));
   }
 }

@@ -3,9 +3,10 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
+import { installClientRequests, type ClientRequests } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
@@ -33,6 +34,8 @@ export interface UpstreamClientOptions {
   onGiveUp?: (error: GatewayError) => void;
   /** Told each time the client connects again after its connection died or a connect failed (metrics). */
   onRestart?: () => void;
+  /** The client capabilities declared upstream and how its requests (sampling, elicitation, roots) are answered. */
+  clientRequests?: ClientRequests;
 }
 
 export interface UpstreamCallOptions {
@@ -113,6 +116,16 @@ export class UpstreamClient {
     }
   }
 
+  /** Asks a connected server that offers logging for `level` (the next connection asks by itself). */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    if (this.client) await this.askLogLevel(this.client, level);
+  }
+
+  private async askLogLevel(client: Client, level: LoggingLevel): Promise<void> {
+    if (!client.getServerCapabilities()?.logging) return;
+    await client.setLoggingLevel(level).catch((error: unknown) => this.options.log.warn({ upstream: this.options.id, err: (error as Error).message }, 'logging/setLevel failed'));
+  }
+
   /** Why the client stopped for good, if it did (shown as the server's status). */
   get stoppedReason(): string | undefined {
     return this.gaveUp?.message;
@@ -150,7 +163,9 @@ export class UpstreamClient {
 
   private async connect(signal?: AbortSignal): Promise<Client> {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
-    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: {} });
+    const requests = this.options.clientRequests;
+    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {} });
+    if (requests) installClientRequests(client, requests);
     client.onerror = (error) => {
       if (error instanceof GatewayError && error.code === 'response_too_large') this.failConnection(client, error);
     };
@@ -175,6 +190,8 @@ export class UpstreamClient {
       throw failure;
     }
     this.client = client;
+    const level = requests?.logLevel?.();
+    if (level) await this.askLogLevel(client, level);
     // `deaths` is reset only by a successful request, so here it counts failures since the last good one.
     if (this.deaths > 0) this.options.onRestart?.();
     return client;

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readableNamePart } from '../../catalog/index.js';
 import { liveChildren } from '../../gateway/upstream/index.js';
 import { CustomServerFileStore } from '../../storage/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
@@ -27,10 +28,13 @@ async function definitionServerWith(name: string, description: string): Promise<
   const file = join(scratch, `${name.replace(/\W/g, '_')}.txt`);
   await writeFile(file, description);
   const { body } = await api.post('/api/mcp/servers', { name, transport: 'stdio', command: process.execPath, args: [definitionServer, file], enabled: true });
+  labels.set(body.server.id, readableNamePart(name));
   return { id: body.server.id, file, greet: body.server.tools[0].name };
 }
+/** Agent-facing names carry the server's display-name label (or its id when the label is taken). */
+const labels = new Map<string, string>();
 const customNames = async (client: Awaited<ReturnType<TestGateway['connect']>>, ...ids: string[]) =>
-  (await client.listTools()).tools.map((t) => t.name).filter((n) => ids.some((id) => n.includes(id)));
+  (await client.listTools()).tools.map((t) => t.name).filter((n) => ids.some((id) => n.includes(id) || n.startsWith(`mcp__${labels.get(id)}__`)));
 
 describe('connector selection: Session → Project → global', () => {
   it('decides what agents list and may call, and every change sends tools/list_changed', async () => {

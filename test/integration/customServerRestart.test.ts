@@ -49,7 +49,7 @@ describe('restart recovery', () => {
     const agent = await second.gateway.connect({ project: 'lab' });
     const names = (await agent.listTools()).tools.map((t) => t.name);
     expect(names).toContain(rediscovered.tools.find((t: any) => t.upstreamName === 'echo').name);
-    expect(names.some((n) => n.includes(pinned.id))).toBe(false);
+    expect(names.some((n) => n.startsWith('mcp__pinned__') || n.includes(pinned.id))).toBe(false);
 
     const stillPinned = await discovered(second.api, pinned.id);
     expect(stillPinned.hidden).toEqual([{ name: 'greet', reason: expect.stringContaining('definition changed since it was accepted') }]);

@@ -33,27 +33,30 @@ describe('custom servers over every transport, against @modelcontextprotocol/ser
 
     const clientName = `agent-${transport}`;
     const agent = await gateway.connect({ name: clientName });
-    expect((await agent.listTools()).tools.some((t) => t.name.startsWith(`mcp__${id}__`))).toBe(false);
+    const label = `everything-${transport}`;
+    expect((await agent.listTools()).tools.some((t) => t.name.startsWith(`mcp__${label}__`))).toBe(false);
 
     const enabled = await api.patch(`/api/mcp/servers/${id}`, { enabled: true });
     expect(enabled.status).toBe(200);
     expect(enabled.body.server.connection.state).toBe('ready');
     const echo = enabled.body.server.tools.find((t: any) => t.upstreamName === 'echo');
-    expect(echo.name).toBe(`mcp__${id}__${echo.toolId}`);
+    // Readable: named from the server's display name; the stable id stays the Source ID everywhere else.
+    expect(echo.name).toBe(`mcp__${label}__echo`);
     expect(echo.name.length).toBeLessThanOrEqual(64);
 
-    const listed = (await agent.listTools()).tools.filter((t) => t.name.startsWith(`mcp__${id}__`));
+    const listed = (await agent.listTools()).tools.filter((t) => t.name.startsWith(`mcp__${label}__`));
     expect(listed.map((t) => t.name)).toContain(echo.name);
     expect(listed.every((t) => /^[a-zA-Z0-9_-]+$/.test(t.name) && t.name.length <= 64)).toBe(true);
-    expect(listed.find((t) => t.name === echo.name)!.annotations?.readOnlyHint).toBe(false);
+    // The server's own hints are shown as it declared them (whether a call is dangerous stays scigate's decision).
+    expect(listed.find((t) => t.name === echo.name)!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
 
     await allowEverything(api, (await api.sessionOf(clientName)).id);
     const result = (await agent.callTool({ name: echo.name, arguments: { message: `hi over ${transport}` } })) as any;
     expect(result.isError).toBeFalsy();
     expect(result.content[0].text).toContain('Untrusted content from the custom MCP server');
     expect(result.content[1]).toEqual({ type: 'text', text: `Echo: hi over ${transport}` });
-    expect(result.structuredContent).toMatchObject({ sourceId: id, records: [], warnings: [], untrusted: true });
-    expect(result.structuredContent.data.content).toEqual([{ type: 'text', text: `Echo: hi over ${transport}` }]);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta['scigate/invocation']).toMatchObject({ sourceId: id, untrusted: true });
   });
 
   it('image content blocks of a custom tool reach the agent unchanged, after the untrusted marker', async () => {
@@ -114,7 +117,7 @@ describe('schema failures', () => {
     const status = await api.get(`/api/catalog/sources/${server.id}/status`);
     expect(status.body.hidden[0]).toMatchObject({ name: 'broken', reason: expect.stringContaining('does not compile') });
     const agent = await gateway.connect({ name: 'agent-schema' });
-    const names = (await agent.listTools()).tools.map((t) => t.name).filter((n) => n.includes(server.id));
+    const names = (await agent.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('mcp__bad-schema__'));
     expect(names).toEqual([server.tools[0].name]);
     const probe = await api.post(`/api/mcp/servers/${server.id}/test`);
     expect(probe.body.ok).toBe(false);

@@ -144,7 +144,7 @@ describe('human approval through the admin API (real SDK client, real custom ser
     await decide(writeRequest.id, 'allow_once');
     const allowed = (await writing) as any;
     expect(allowed.isError).toBeFalsy();
-    expect(allowed.structuredContent.data.content).toEqual([{ type: 'text', text: 'saved: keep' }]);
+    expect(allowed.content.slice(1)).toEqual([{ type: 'text', text: 'saved: keep' }]);
     expect([callsOf('write_note') - writesBefore, callsOf('delete_note') - removesBefore]).toEqual([1, 0]);
     const rows = await invocationsOf(sessionId);
     const deniedRow = rows.find((r: any) => r.id === denied.structuredContent.invocationId);

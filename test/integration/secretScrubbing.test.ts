@@ -112,7 +112,8 @@ describe('planted secrets echoed back by upstreams', () => {
 
     // The upstreams did echo the values back, and each exit shows the mask where they were.
     expect(results.map((r) => r.isError)).toEqual([true, true, true]);
-    for (const result of results) expect(JSON.stringify(result.structuredContent)).toContain('[redacted]');
+    // A custom tool's own error result passes through as sent, scrubbed; scigate's errors carry it in structuredContent.
+    for (const result of results) expect(JSON.stringify(result)).toContain('[redacted]');
     expect(inspected.error.message).toContain('[redacted]');
     expect(byName('failing list').connection.message).toContain('[redacted]');
     expect(byName('rejecting').connection.message).toContain('[redacted]');

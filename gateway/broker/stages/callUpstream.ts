@@ -1,3 +1,4 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, cancelledBy, linkSignals } from '../../core/index.js';
 import type { Handler } from '../toolCall.js';
 
@@ -27,7 +28,7 @@ export function callUpstream(): Handler {
         signal: cancel.signal,
         // The SDK's own timer cannot pause for a hold, so it only backstops; the deadline's timer decides.
         timeoutMs: SDK_BACKSTOP_MS,
-        ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+        ...(call.onProgress ? { onProgress: (p: Progress) => call.onProgress?.(p, 'upstream') } : {}),
       });
       return { raw };
     } finally {

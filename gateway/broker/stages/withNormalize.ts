@@ -9,16 +9,18 @@ export interface NormalizeDeps {
 }
 
 /**
- * Turns the upstream's answer into a normalized McpToolResult: built-in results are verified
- * envelopes, custom results are wrapped as untrusted generic data, and error results become
- * GatewayErrors with the source's own classification when it gave a valid one.
+ * Turns the upstream's answer into a normalized McpToolResult (what the audit stores): built-in
+ * results are verified envelopes and their error results become GatewayErrors with the source's own
+ * classification when it gave a valid one; custom results, error results included, are recorded as
+ * untrusted generic data and reach the agent as the server sent them.
  */
 export function withNormalize(deps: NormalizeDeps): Stage {
   return (next) => async (call) => {
     const outcome = await next(call);
     const { tool, manifest } = call;
     const raw = outcome.raw;
-    if (raw.isError) throw upstreamFailure(raw, tool.sourceId);
+    // A custom tool's own error result is its answer (passed through as `isError`); a built-in's is classified.
+    if (raw.isError && tool.envelope === 'scientific') throw upstreamFailure(raw, tool.sourceId);
     const result =
       tool.envelope === 'scientific'
         ? verifyEnvelope(raw.structuredContent, manifest, tool.toolId)
@@ -43,10 +45,15 @@ function upstreamFailure(raw: CallToolResult, sourceId: string): GatewayError {
 }
 
 function genericResult(raw: CallToolResult, manifest: SourceManifest, toolId: string, clock: Clock): McpToolResult {
-  const data = { content: raw.content, ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}) };
+  const data = {
+    content: raw.content,
+    ...(raw.structuredContent ? { structuredContent: raw.structuredContent } : {}),
+    ...(raw.isError ? { isError: true } : {}),
+    ...(raw._meta ? { _meta: raw._meta } : {}),
+  };
   return {
     records: [],
-    warnings: [],
+    warnings: raw.isError ? ['The tool reported an error (isError); its answer was passed to the agent as sent.'] : [],
     data: data as unknown as JsonValue,
     attribution: manifest.attribution,
     license: manifest.license,

@@ -51,7 +51,7 @@ async function reportWaiting(w: { call: ResolvedCall; request: PermissionRequest
   if (!w.call.onProgress) return;
   const message = `Waiting for the user to allow ${w.request.action} ${w.request.resource} (request ${w.request.id}).`;
   for (let beat = 0; !w.waitEnded.aborted; beat++) {
-    w.call.onProgress({ progress: beat, message });
+    w.call.onProgress({ progress: beat, message }, 'gateway');
     await w.clock.sleep(WAITING_PROGRESS_EVERY_MS, w.waitEnded).catch(() => {});
   }
 }

@@ -30,7 +30,8 @@ export function withResolve(deps: ResolveDeps): (next: Handler<ResolvedCall>) =>
       throw new GatewayError('tool_unavailable', `The source "${tool.sourceId}" is not selected for this session.`);
     }
     request.trail.resolved(tool);
-    const call: ResolvedCall = { ...request, tool, manifest: source.manifest, client: source.client, deadline: new CallDeadline(deps.clock) };
+    const client = request.upstreamFor?.(tool.sourceId) ?? source.client;
+    const call: ResolvedCall = { ...request, tool, manifest: source.manifest, client, deadline: new CallDeadline(deps.clock) };
     return { ...(await next(call)), tool };
   };
 }

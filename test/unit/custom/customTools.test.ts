@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CustomServerConfig } from '../../../catalog/index.js';
+import { customSourceLabel } from '../../../gateway/custom/sourceLabel.js';
 import { AGENT_TOOL_NAME, customToolId, deriveCustomTools, toolDefinitionHash } from '../../../gateway/registry/index.js';
 
 const SOURCE = 'custom-0123456789ab';
@@ -36,6 +38,25 @@ describe('custom tool ids and names (seed §5.4)', () => {
     expect(customToolId('get-sum')).toBe(customToolId('get-sum'));
   });
 
+  it('with a label (the server display name slug), names are readable; tools that normalize alike or do not fit fall back to the hash', () => {
+    const long = 'x'.repeat(80);
+    const listed = [tool('echo'), tool('get-tiny-image'), tool('get_sum'), tool('Get_Sum'), tool(long)];
+    const derived = deriveCustomTools({ sourceId: SOURCE, label: 'everything', listed, prefix: 'mcp', accepted: undefined });
+    expect(derived.tools.map((t) => t.name)).toEqual([
+      'mcp__everything__echo',
+      'mcp__everything__get-tiny-image',
+      `mcp__everything__${customToolId('get_sum')}`,
+      `mcp__everything__${customToolId('Get_Sum')}`,
+      `mcp__everything__${customToolId(long)}`,
+    ]);
+    // The stable ids (audit, Grants) do not depend on the label.
+    expect(derived.tools.map((t) => t.toolId)).toEqual(listed.map((t) => customToolId(t.name)));
+    const short = deriveCustomTools({ sourceId: SOURCE, label: 'everything', listed: [tool('echo')], prefix: 'short', accepted: undefined });
+    expect(short.tools[0]!.name).toBe('everything__echo');
+    const tooLong = deriveCustomTools({ sourceId: SOURCE, label: 'l'.repeat(60), listed: [tool('echo')], prefix: 'mcp', accepted: undefined });
+    expect(tooLong.tools[0]!.name).toBe(`mcp__${SOURCE}__${customToolId('echo')}`);
+  });
+
   it('generic tools: not idempotent, no cache, generic envelope', () => {
     const [t] = deriveCustomTools({ sourceId: SOURCE, listed: [tool('echo', 'Echoes')], prefix: 'mcp', accepted: undefined }).tools;
     expect(t).toMatchObject({ sourceId: SOURCE, upstreamName: 'echo', description: 'Echoes', idempotent: false, cacheTtlMs: 0, envelope: 'generic' });
@@ -53,6 +74,23 @@ describe('custom tool ids and names (seed §5.4)', () => {
     const [t] = deriveCustomTools({ sourceId: SOURCE, listed: [draft07], prefix: 'mcp', accepted: undefined }).tools;
     expect(t!.validate({ n: 1 })).toBe(true);
     expect(t!.validate({ n: 'x' })).toBe(false);
+  });
+});
+
+describe('custom server labels', () => {
+  const server = (id: string, name: string, createdAt: string) => ({ id, name, createdAt }) as CustomServerConfig;
+  const reserved = new Set(['arxiv', 'pubmed']);
+
+  it('the slug of the display name, unless empty, a Source ID look-alike, a built-in id, or taken by an older server', () => {
+    const a = server('custom-aaaaaaaaaaaa', 'My Lab Tools!', '2026-01-01T00:00:00.000Z');
+    const b = server('custom-bbbbbbbbbbbb', 'my lab   tools', '2026-01-02T00:00:00.000Z');
+    expect(customSourceLabel(a, [a, b], reserved)).toBe('my-lab-tools');
+    expect(customSourceLabel(b, [a, b], reserved)).toBeUndefined();
+    expect(customSourceLabel(b, [b], reserved)).toBe('my-lab-tools');
+    expect(customSourceLabel(server('custom-cccccccccccc', 'arXiv', 'x'), [], reserved)).toBeUndefined();
+    expect(customSourceLabel(server('custom-cccccccccccc', '🚀🚀', 'x'), [], reserved)).toBeUndefined();
+    expect(customSourceLabel(server('custom-cccccccccccc', 'custom-123', 'x'), [], reserved)).toBeUndefined();
+    expect(customSourceLabel(server('custom-cccccccccccc', 'Ünïcode  Server__x', 'x'), [], reserved)).toBe('unicode-server_x');
   });
 });
 

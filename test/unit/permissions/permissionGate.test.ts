@@ -32,6 +32,18 @@ describe('dangerous actions', () => {
 });
 
 describe('PermissionGate', () => {
+  it('without an admin API and a client that cannot be asked, an action is refused at once, naming --admin-port and always_allow', async () => {
+    const h = await createGateHarness({ adminApproval: false });
+    const refused = await ask(h).promise.catch((error: unknown) => error as GatewayError);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect((refused as GatewayError).code).toBe('permission_denied');
+    expect((refused as GatewayError).message).toMatch(/--admin-port.*always_allow/s);
+    expect(await h.store.listRequests('ses_perm', { status: 'pending' })).toEqual([]);
+    // A client that can be asked still is.
+    const askClient: ClientApprover = async () => 'allow_once';
+    expect((await ask(h, { askClient }).promise).allowed).toBe(true);
+  });
+
   it('N actions decided allow_once: N authorizations, no Grant, each released by its own decision', async () => {
     const h = await createGateHarness();
     const calls = [ask(h), ask(h), ask(h)];

@@ -1,0 +1,56 @@
+import { customSourceManifest, type CustomServerConfig } from '../../catalog/index.js';
+import type { Clock, Logger, SecretScrubber } from '../core/index.js';
+import { UpstreamClient, messageBytesFor, type ClientRequests, type UpstreamAuth, type UpstreamClientOptions } from '../upstream/index.js';
+import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
+
+/**
+ * Failures in a row (failed starts, lost connections, oversized messages) after which a custom
+ * server is disabled, so a crash-looping or flooding server stops costing the gateway anything.
+ */
+export const CUSTOM_SERVER_MAX_FAILURES = 5;
+
+/** What the shared connection of every custom server declares (see CustomServers.sessionClient). */
+const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
+
+interface CustomClientDeps {
+  environment: GatewayEnvironment;
+  log: Logger;
+  secrets: SecretScrubber;
+  clock: Clock;
+  onUpstreamRestart?: (sourceId: string) => void;
+}
+
+/** An upstream client for a custom server's current config: its target, timeouts, bounds and failure limit. */
+export function createCustomClient(
+  deps: CustomClientDeps,
+  config: CustomServerConfig,
+  { auth, ...extra }: Pick<UpstreamClientOptions, 'clientRequests' | 'onGiveUp'> & { auth?: UpstreamAuth },
+): UpstreamClient {
+  const manifest = customSourceManifest(config);
+  return new UpstreamClient({
+    id: config.id,
+    target: () => resolveCustomTarget(config, deps.environment, auth),
+    log: deps.log.child({ sourceId: config.id }),
+    secrets: deps.secrets,
+    clock: deps.clock,
+    connectTimeoutMs: config.timeoutSeconds * 1000,
+    maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
+    maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+    onRestart: () => deps.onUpstreamRestart?.(config.id),
+    ...extra,
+  });
+}
+
+/**
+ * The shared connection declares sampling, elicitation and roots so servers list the tools that
+ * need them, and refuses those requests with the reason: a Session whose client can answer gets
+ * a connection of its own (CustomServers.sessionClient).
+ */
+export function sharedClientRequests(serverName: string): ClientRequests {
+  return {
+    capabilities: SHARED_CLIENT_CAPABILITIES,
+    refusal: (kind) =>
+      `scigate forwards ${kind} requests from "${serverName.slice(0, 80)}" only to an agent whose MCP client declared the ${kind} ` +
+      "capability, on that Session's own connection; this call came from a Session without it. Use a client that supports it.",
+  };
+}

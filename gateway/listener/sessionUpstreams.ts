@@ -1,0 +1,96 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../core/index.js';
+import type { SourceRegistry } from '../registry/index.js';
+import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
+
+/** RFC 5424 severities, least severe first (MCP logging levels). */
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Opens a Session's own connection to a custom server (CustomServers.sessionClient). */
+export type SessionClientFactory = (sourceId: string, requests: ClientRequests) => UpstreamClient | undefined;
+
+/**
+ * The upstream connections of one Session. A custom server is reached over the shared connection,
+ * unless the Session's client declared sampling, elicitation or roots: then the Session gets a
+ * connection of its own, declaring just what its client declared, so a server's question reaches
+ * the client whose call caused it and no other. Sampling is forwarded only when the client
+ * declared it; an elicitation names the server it comes from; each forwarded request is logged
+ * with the Session and the server. After `logging/setLevel` the Session also gets connections of
+ * its own, and their log messages at or above its level, named `<server>/<logger>`.
+ */
+export class SessionUpstreams {
+  private readonly own = new Map<string, { shared: UpstreamClient; client: UpstreamClient }>();
+  /** Set by the client's `logging/setLevel`: from then on the Session has its own connections, whose log messages it gets. */
+  private logLevel: LoggingLevel | undefined;
+
+  constructor(
+    private readonly o: { server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger },
+  ) {}
+
+  /** The Session's connection to `sourceId`, or undefined to use the shared one. */
+  clientFor(sourceId: string): UpstreamClient | undefined {
+    const entry = this.o.registry.get(sourceId);
+    const capabilities = this.forwardable();
+    if (!entry || entry.manifest.type !== 'custom' || (!capabilities && !this.logLevel)) return undefined;
+    const current = this.own.get(sourceId);
+    // A saved server gets a new shared client; the Session's connection follows it.
+    if (current?.shared === entry.client) return current.client;
+    if (current) void current.client.close().catch(() => {});
+    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities ?? {}));
+    if (!client) return undefined;
+    this.own.set(sourceId, { shared: entry.client, client });
+    return client;
+  }
+
+  /** The Session's `logging/setLevel`: kept for the connections it opens later, forwarded to the open ones. */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all([...this.own.values()].map((c) => c.client.setLoggingLevel(level)));
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.own.values()].map((c) => c.client);
+    this.own.clear();
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  }
+
+  /** What the Session's client declared that an upstream may ask for; undefined when nothing. */
+  private forwardable(): ClientCapabilities | undefined {
+    const declared = this.o.server.getClientCapabilities() ?? {};
+    const capabilities: ClientCapabilities = {
+      ...(declared.sampling ? { sampling: declared.sampling } : {}),
+      ...(declared.elicitation ? { elicitation: declared.elicitation } : {}),
+      ...(declared.roots ? { roots: {} } : {}),
+    };
+    return Object.keys(capabilities).length > 0 ? capabilities : undefined;
+  }
+
+  private requests(serverName: string, sourceId: string, capabilities: ClientCapabilities): ClientRequests {
+    const { server, sessionId, log } = this.o;
+    const audit = (kind: string) => log.info({ sessionId, sourceId, kind }, 'forwarded an upstream request to the agent');
+    return {
+      capabilities,
+      sampling: async (params, signal) => {
+        audit('sampling');
+        return server.createMessage(params, { signal });
+      },
+      elicitation: async (params, signal) => {
+        audit('elicitation');
+        const from = `[${serverName.slice(0, 80)} via scigate] `;
+        return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
+      },
+      roots: async (signal) => {
+        audit('roots');
+        return server.listRoots(undefined, { signal });
+      },
+      logLevel: () => this.logLevel,
+      onLog: (message) => {
+        if (!this.logLevel || LEVELS.indexOf(message.level) < LEVELS.indexOf(this.logLevel)) return;
+        const logger = `${serverName.slice(0, 80)}${message.logger ? `/${message.logger}` : ''}`;
+        void server.notification({ method: 'notifications/message', params: { ...message, logger } }).catch(() => {});
+      },
+      refusal: (kind) => `the agent's MCP client did not declare ${kind}, so scigate cannot forward this ${kind} request from "${serverName.slice(0, 80)}".`,
+    };
+  }
+}

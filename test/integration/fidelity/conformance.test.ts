@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adminApi, type AdminApi } from '../../fixtures/custom/adminApi.js';
+import { openEventStream, type EventStream } from '../../fixtures/eventStream.js';
+import { startHeaderProxy, type HeaderProxy } from '../../fixtures/headerProxy.js';
+import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
+
+const require = createRequire(import.meta.url);
+const CONFORMANCE = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const referenceServer = fileURLToPath(new URL('../../fixtures/servers/conformanceServer.mjs', import.meta.url));
+/** The server scenarios the reference stand-in implements (its tools); each passes against it directly. */
+const TOOL_SCENARIOS = [
+  'server-initialize', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio',
+  'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress',
+  'json-schema-2020-12', 'dns-rebinding-protection',
+];
+
+let gateway: TestGateway;
+let api: AdminApi;
+let proxy: HeaderProxy;
+let events: EventStream;
+let reference: { id: string };
+let scratch: string;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  proxy = await startHeaderProxy(gateway.url, { authorization: `Bearer ${gateway.token}` });
+  scratch = await mkdtemp(join(tmpdir(), 'scigate-conformance-'));
+  const created = await api.post('/api/mcp/servers', { name: 'reference', transport: 'stdio', command: process.execPath, args: [referenceServer], enabled: true });
+  expect(created.status).toBe(201);
+  reference = created.body.server;
+  // The suite's client cannot answer permission questions: a human (this loop) allows each one.
+  events = await openEventStream(gateway);
+  void (async () => {
+    for (;;) {
+      const created = await events.next((e) => e.type === 'permission_request.created', 600_000).catch(() => undefined);
+      if (!created) return;
+      await api.post(`/api/permission-requests/${created.data.id}/decision`, { decision: 'allow_once' }).catch(() => {});
+    }
+  })();
+}, 120_000);
+afterAll(async () => {
+  events?.close();
+  await proxy?.close();
+  await gateway?.dispose();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs the conformance suite's server scenarios against `url`; returns every check's status by scenario. */
+async function conformance(url: string, scenarios: string[], name: string): Promise<Record<string, Array<{ id: string; status: string; errorMessage?: string }>>> {
+  const out = join(scratch, name);
+  const results: Record<string, Array<{ id: string; status: string; errorMessage?: string }>> = {};
+  for (const scenario of scenarios) {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '-o', out], { stdio: 'ignore' });
+      child.once('error', reject);
+      child.once('exit', () => resolve());
+    });
+  }
+  for (const dir of await readdir(out)) {
+    const scenario = scenarios.find((s) => dir.startsWith(`server-${s}-`));
+    if (scenario) results[scenario] = JSON.parse(await readFile(join(out, dir, 'checks.json'), 'utf8'));
+  }
+  return results;
+}
+
+const failures = (results: Awaited<ReturnType<typeof conformance>>) =>
+  Object.entries(results).flatMap(([scenario, checks]) => checks.filter((c) => c.status === 'FAILURE').map((c) => `${scenario}/${c.id}: ${c.errorMessage}`));
+
+describe('the MCP conformance suite (server scenarios, @modelcontextprotocol/conformance 0.1.13)', () => {
+  it('through /mcp/sources/<id>, the reference stand-in passes every tool scenario it implements', async () => {
+    const results = await conformance(`${proxy.url}/mcp/sources/${reference.id}`, TOOL_SCENARIOS, 'per-source');
+    expect(Object.keys(results).sort()).toEqual([...TOOL_SCENARIOS].sort());
+    expect(failures(results)).toEqual([]);
+  }, 600_000);
+
+  it("scigate's own /mcp: DNS-rebinding, initialize, ping, tools/list and logging/setLevel pass; capabilities it does not serve are not declared", async () => {
+    const scenarios = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
+    const results = await conformance(`${proxy.url}/mcp`, scenarios, 'gateway');
+    expect(Object.keys(results).sort()).toEqual([...scenarios].sort());
+    expect(failures(results)).toEqual([]);
+    const agent = await gateway.connect({ name: 'capabilities' });
+    const declared = agent.getServerCapabilities() ?? {};
+    expect(declared).toHaveProperty('logging');
+    for (const unserved of ['completions', 'resources', 'prompts']) expect(declared).not.toHaveProperty(unserved);
+  }, 600_000);
+});

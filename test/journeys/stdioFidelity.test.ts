@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, REPO_ROOT } from '../fixtures/cliProcess.js';
+import { useCliJourney } from '../fixtures/cliJourney.js';
+
+const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
+const j = useCliJourney();
+
+async function stdioClient(args: string[]): Promise<Client> {
+  const client = new Client({ name: 'stdio-fidelity', version: '1.0.0' });
+  const env = { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' };
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'stdio', ...args], env, cwd: REPO_ROOT, stderr: 'pipe' }));
+  j.clients.push(client);
+  return client;
+}
+
+describe('scigate stdio with an enabled custom server', () => {
+  it("the first tools/list already has the custom server's tools; a dangerous call nobody can approve fails at once, saying how to approve", async () => {
+    const dir = await j.freshDataDir();
+    // Configure the server through a first run's admin API, as a user would.
+    const port = await j.freePort();
+    const first = await stdioClient(['--data-dir', dir, '--admin-port', String(port)]);
+    await first.listTools();
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    const created = await fetch(`http://127.0.0.1:${port}/api/mcp/servers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fidelity', transport: 'stdio', command: process.execPath, args: [fidelityServer], enabled: true }),
+    });
+    expect(created.status).toBe(201);
+    await first.close();
+
+    // A client that lists tools once, at start-up, and declares no elicitation; no --admin-port.
+    const agent = await stdioClient(['--data-dir', dir]);
+    const names = (await agent.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('mcp__fidelity__add');
+    const refused = (await agent.callTool({ name: 'mcp__fidelity__add', arguments: { a: 1, b: 2 } })) as any;
+    expect(refused.isError).toBe(true);
+    const error = refused._meta['scigate/invocation'].error;
+    expect(error.code).toBe('permission_denied');
+    expect(error.message).toContain('--admin-port');
+    expect(error.message).toContain('always_allow');
+  });
+});
