@@ -80,14 +80,15 @@ describe('the MCP conformance suite (server scenarios, @modelcontextprotocol/con
     expect(failures(results)).toEqual([]);
   }, 600_000);
 
-  it("scigate's own /mcp: DNS-rebinding, initialize, ping, tools/list and logging/setLevel pass; capabilities it does not serve are not declared", async () => {
-    const scenarios = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
+  it("scigate's own /mcp: DNS-rebinding, initialize, ping, tools/list, resources/list (the Session's files) and logging/setLevel pass; capabilities it does not serve are not declared", async () => {
+    const scenarios = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
     const results = await conformance(`${proxy.url}/mcp`, scenarios, 'gateway');
     expect(Object.keys(results).sort()).toEqual([...scenarios].sort());
     expect(failures(results)).toEqual([]);
     const agent = await gateway.connect({ name: 'capabilities' });
     const declared = agent.getServerCapabilities() ?? {};
     expect(declared).toHaveProperty('logging');
-    for (const unserved of ['completions', 'resources', 'prompts']) expect(declared).not.toHaveProperty(unserved);
+    expect(declared).toHaveProperty('resources');
+    for (const unserved of ['completions', 'prompts']) expect(declared).not.toHaveProperty(unserved);
   }, 600_000);
 });
