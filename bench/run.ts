@@ -114,6 +114,7 @@ async function main() {
   gateway.send({ type: 'stop' });
   echo.server.close();
   arxiv.server.close();
+  await (await import('./downloadBench.js')).appendDownloadBench(ROOT);
 }
 
 function renderReport(m: (key: string) => number, rss: { idle: number; after1k: number; after10k: number }): string {

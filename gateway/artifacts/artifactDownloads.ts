@@ -103,8 +103,7 @@ export class ArtifactDownloads {
     if (!manifest) throw new GatewayError('tool_unavailable', `The source ${plan.sourceId} is no longer in the catalog; its downloads cannot be retried.`);
     if (!this.destinations.claim(job.sessionId, job.destinationPath)) throw new GatewayError('conflict', `Another download is writing ${job.destinationPath}.`);
     const queued = (await this.deps.store.updateJob(job.id, { state: 'queued', errorCode: null, errorMessage: null, endedAt: null, updatedAt: this.now() }))!;
-    const offered: OfferedCandidate = { candidate: plan.candidate, manifest, invocation: undefined as never };
-    void this.runJob(queued, offered, new AbortController().signal)
+    void this.runJob(queued, { candidate: plan.candidate, manifest }, new AbortController().signal)
       .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
       .finally(() => void this.destinations.release(job.sessionId, job.destinationPath).catch(() => {}));
     return queued;
@@ -183,7 +182,12 @@ export class ArtifactDownloads {
     };
   }
 
-  private async runJob(job: DownloadJobRecord, offered: OfferedCandidate, signal: AbortSignal, onProgress?: (p: Progress) => void): Promise<JobEnding> {
+  private async runJob(
+    job: DownloadJobRecord,
+    offered: Pick<OfferedCandidate, 'candidate' | 'manifest'>,
+    signal: AbortSignal,
+    onProgress?: (p: Progress) => void,
+  ): Promise<JobEnding> {
     if (!(await this.deps.store.getJob(job.id))) await this.deps.store.addJob(job);
     this.deps.events.publish('download.updated', job.sessionId, job);
     const controller = new AbortController();

@@ -6,6 +6,11 @@ import type { FileHashes } from './fileHashes.js';
 export const MAX_REDIRECTS = 5;
 /** Progress is reported at most this often in bytes (and at every 1 % of a known size). */
 const PROGRESS_EVERY_BYTES = 1 << 20;
+/**
+ * Received chunks (16–64 KiB from the socket) are written to disk in batches of this many bytes:
+ * one awaited write per batch instead of per chunk, and memory still bounded by one batch.
+ */
+const WRITE_BATCH_BYTES = 1 << 20;
 
 export interface AttemptInput {
   url: URL;
@@ -87,6 +92,17 @@ async function streamBody(input: AttemptInput, response: Response, totalBytes: n
   if (!response.body) return;
   let reported = part.sizeBytes;
   const step = Math.max(PROGRESS_EVERY_BYTES, totalBytes ? Math.floor(totalBytes / 100) : 0);
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
+  // Bytes are hashed as they are written, so the hash always covers exactly the part file.
+  const flush = async () => {
+    if (batchBytes === 0) return;
+    const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+    batch = [];
+    batchBytes = 0;
+    await part.write(bytes);
+    hashes.update(bytes);
+  };
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -94,15 +110,20 @@ async function streamBody(input: AttemptInput, response: Response, totalBytes: n
         throw dropped(input, error);
       });
       if (done) break;
-      if (part.sizeBytes + value.byteLength > input.maxBytes) {
-        throw tooLarge(input.maxBytes, `the server sent more than that (at ${part.sizeBytes + value.byteLength} bytes)`);
-      }
-      await part.write(value);
-      hashes.update(value);
-      const report = part.sizeBytes - reported >= step;
-      if (report) reported = part.sizeBytes;
-      input.onBytes(part.sizeBytes, totalBytes, report);
+      const received = part.sizeBytes + batchBytes + value.byteLength;
+      if (received > input.maxBytes) throw tooLarge(input.maxBytes, `the server sent more than that (at ${received} bytes)`);
+      batch.push(value);
+      batchBytes += value.byteLength;
+      if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+      const report = received - reported >= step;
+      if (report) reported = received;
+      input.onBytes(received, totalBytes, report);
     }
+    await flush();
+  } catch (error) {
+    // What arrived before a dropped connection is good data: kept, so the resume asks for the rest.
+    if ((error as GatewayError).retryable) await flush().catch(() => {});
+    throw error;
   } finally {
     reader.releaseLock();
     await response.body.cancel().catch(() => {});

@@ -265,3 +265,31 @@ describe('artifact_download through a real gateway', () => {
     await expect(stat(join(g.gateway.dataDir, 'workspaces', sessionId, 'downloads/files/slow.bin.part'))).rejects.toThrow();
   });
 });
+
+describe('artifact_download after a failed attempt in the same Session', () => {
+  let g: DownloadGateway;
+  beforeEach(async () => {
+    g = await startDownloadGateway();
+  });
+  afterEach(async () => {
+    await g.dispose();
+  });
+
+  it('a failed job keeps its part file, and calling again resumes it with a Range request', async () => {
+    const { client, sessionId } = await g.agent('persistent', { approvalMode: 'always_allow' });
+    const body = syntheticBytes(0, 1_000_000);
+    g.source.offer('flaky.bin', { bytes: body });
+    // Dropped at 40 %, then two broken answers: the first call gives up with the bytes kept.
+    g.files.serve('/flaky.bin', { body, dropAt: 400_000, afterDrop: { times: 2, status: 500 } });
+    const { invocationId, artifacts } = await g.search(client, ['flaky.bin']);
+    const failed = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    expect(errorOf(failed)).toMatchObject({ code: 'upstream_unavailable', details: { status: 'failed', bytesDownloaded: 400_000 } });
+    const again = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    expect(again.structuredContent).toMatchObject({ status: 'completed', finalPath: 'downloads/files/flaky.bin', sha256: sha256(body) });
+    expect(g.files.requests.map((r) => [r.range, r.status])).toEqual([
+      [null, 200], ['bytes=400000-', 500], ['bytes=400000-', 500], ['bytes=400000-', 206],
+    ]);
+    const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
+    expect(jobs.jobs.map((j: any) => j.state)).toEqual(['failed', 'completed']);
+  });
+});
