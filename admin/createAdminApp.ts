@@ -8,6 +8,7 @@ import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
+import { pageRoutes } from './pageRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
@@ -23,7 +24,7 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   selection: SettingsRoutesDeps['selection'];
 }
 
-/** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
+/** The admin HTTP surface: /healthz (no auth), the web page at /, /readyz and /api/* behind the bearer token. */
 export function createAdminApp(deps: AdminDeps): Router {
   const app = Router();
   app.get('/healthz', (_req, res) => {
@@ -48,6 +49,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(customServerRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
+  app.use(pageRoutes());
   app.use(notFoundRoute);
   app.use(errorMiddleware(deps.log));
   return app;
