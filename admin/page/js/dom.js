@@ -12,6 +12,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (name in el && typeof value !== 'string') el[name] = value;
     else el.setAttribute(name, value === true ? '' : String(value));
   }
+  // A <pre> may scroll: keyboard users must be able to reach it to scroll it.
+  if (tag === 'pre' && !el.hasAttribute('tabindex')) el.tabIndex = 0;
   append(el, children);
   return el;
 }

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { EVERYTHING_BIN } from '../fixtures/custom/everythingServer.js';
+import { launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+// Journey `custom-mcp`: an administrator adds server-everything over stdio in the page, tests it,
+// enables it, calls a tool from the Inspector and finds the call in the Session's audit.
+let gateway: TestGateway;
+let api: AdminApi;
+let browser: AdminBrowser;
+let agent: Client;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  browser = await launchAdminBrowser();
+  agent = await gateway.connect({ name: 'lab-agent', project: 'proteomics' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.dispose();
+});
+
+describe('the page itself', () => {
+  it('is served at / with a strict CSP, no framing, and the same Host guard as the API', async () => {
+    const page = await fetch(`${gateway.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const html = await page.text();
+    // No inline script and no third-party origin anywhere in the page.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/https?:\/\//);
+    const script = await fetch(`${gateway.url}/js/main.js`);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    // fetch cannot forge Host; supertest can (a DNS-rebinding page would arrive with its own name).
+    const rebound = await request(gateway.url).get('/').set('host', 'attacker.example');
+    expect(rebound.status).toBe(403);
+    const foreignOrigin = await request(gateway.url).get('/js/main.js').set('origin', 'http://attacker.example');
+    expect(foreignOrigin.status).toBe(403);
+  });
+});
+
+describe('custom-mcp', () => {
+  it('adds server-everything over stdio, tests, enables, calls echo from the Inspector and shows it in the audit', async () => {
+    const session = await api.sessionOf('lab-agent');
+    const admin = await browser.open(gateway);
+    const { page } = admin;
+    expect(page.url()).not.toContain(gateway.token);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(gateway.token);
+    await admin.check('servers-empty');
+
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('everything');
+    await page.getByLabel('Command').fill(process.execPath);
+    await page.getByLabel('Arguments (one per line)').fill(EVERYTHING_BIN);
+    await page.getByLabel(/Tool timeout/).fill('60');
+    await admin.check('server-form');
+    await page.getByRole('button', { name: 'Add server', exact: true }).last().click();
+
+    const card = page.locator('article.server', { hasText: 'everything' });
+    await card.waitFor();
+    await expect.poll(() => card.locator('.badge').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/disabled/)]));
+    const [saved] = (await api.get('/api/mcp/servers')).body.servers;
+    expect(saved).toMatchObject({ name: 'everything', transport: 'stdio', enabled: false, timeoutSeconds: 60, args: [EVERYTHING_BIN] });
+
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByText(/passed/).first().waitFor({ timeout: 60_000 });
+    await admin.check('server-tested');
+
+    await card.getByRole('button', { name: 'Enable everything' }).click();
+    await card.getByRole('button', { name: 'Disable everything' }).waitFor({ timeout: 60_000 });
+    await expect.poll(async () => (await api.get(`/api/mcp/servers/${saved.id}`)).body.server.tools.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => card.locator('.badge').allInnerTexts(), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/ready/), expect.stringMatching(/enabled/)]));
+
+    await card.getByText(/^Details:/).click();
+    await card.getByRole('button', { name: 'Open echo in the Inspector' }).click();
+    await page.getByRole('heading', { name: 'Inspector' }).waitFor();
+    await page.getByLabel('Session', { exact: true }).selectOption(session.id);
+    await page.getByLabel(/^message/).fill('hello from the page');
+    await admin.check('inspector-form');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const output = page.locator('.inspector-output');
+    await output.getByText('success').waitFor({ timeout: 60_000 });
+    const invocationId = await output.getByLabel('Invocation id').inputValue();
+    expect(invocationId).toMatch(/\S/);
+    await expect(output.locator('.governance').innerText()).resolves.toMatch(/Attempts\s+1/);
+    await expect(output.innerText()).resolves.toContain('hello from the page');
+    await admin.check('inspector-result');
+
+    await admin.tab('Sessions and audit');
+    await page.getByRole('button', { name: session.id.slice(0, 16) }).click();
+    const row = page.locator(`tr[data-invocation-id="${invocationId}"]`);
+    await row.waitFor();
+    await expect(row.innerText()).resolves.toMatch(/inspector/);
+    await row.getByRole('button').click();
+    await expect(page.locator('.stored-arguments').innerText()).resolves.toContain('hello from the page');
+    await expect(page.locator('figure.source-chart', { hasText: saved.id }).locator('figcaption').innerText()).resolves.toMatch(/1 call, 0 errors/);
+    await admin.check('audit-detail');
+
+    const stored = await api.get(`/api/sessions/${session.id}/invocations/${invocationId}`);
+    expect(stored.body.invocation).toMatchObject({ origin: 'inspector', status: 'ok', sourceId: saved.id });
+    void agent;
+
+    const narrow = await browser.open(gateway, { width: 390 });
+    await narrow.page.locator('article.server', { hasText: 'everything' }).waitFor();
+    await narrow.check('servers-narrow');
+    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
