@@ -49,13 +49,48 @@ describe('the page itself', () => {
   });
 });
 
+describe('the page in the browser', () => {
+  it('refuses a wrong token without keeping it, and works from the keyboard with a visible focus', async () => {
+    const context = await browser.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${gateway.url}/`);
+    await page.getByLabel('Token', { exact: true }).fill('not-the-token');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'refused' }).innerText()).resolves.toMatch(/scigate token/);
+    expect(await page.evaluate(() => Object.keys((globalThis as any).sessionStorage))).toEqual([]);
+    await context.close();
+
+    const admin = await browser.open(gateway);
+    const { page: signedIn } = admin;
+    // Panels whose API this gateway does not have yet stay out of the way.
+    await expect(signedIn.getByRole('button', { name: 'Downloads' }).count()).resolves.toBe(0);
+    await expect(signedIn.getByRole('button', { name: 'Extractions' }).count()).resolves.toBe(0);
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await signedIn.keyboard.press('Tab');
+      reached = await signedIn.evaluate(() => (globalThis as any).document.activeElement?.textContent === 'Add server');
+    }
+    expect(reached).toBe(true);
+    const outline = await signedIn.evaluate(() => {
+      const g = globalThis as any;
+      return g.getComputedStyle(g.document.activeElement).outlineStyle;
+    });
+    expect(outline).not.toBe('none');
+    await signedIn.keyboard.press('Enter');
+    await expect.poll(() => signedIn.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('name'))).toBe('name');
+    await admin.check('keyboard-form');
+    await signedIn.keyboard.press('Escape');
+    await admin.context.close();
+  });
+});
+
 describe('custom-mcp', () => {
   it('adds server-everything over stdio, tests, enables, calls echo from the Inspector and shows it in the audit', async () => {
     const session = await api.sessionOf('lab-agent');
     const admin = await browser.open(gateway);
     const { page } = admin;
     expect(page.url()).not.toContain(gateway.token);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(gateway.token);
+    expect(await page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>))).toContain(gateway.token);
     await admin.check('servers-empty');
 
     await page.getByRole('button', { name: 'Add server' }).click();
@@ -113,7 +148,10 @@ describe('custom-mcp', () => {
     const narrow = await browser.open(gateway, { width: 390 });
     await narrow.page.locator('article.server', { hasText: 'everything' }).waitFor();
     await narrow.check('servers-narrow');
-    const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await narrow.page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });

@@ -15,7 +15,12 @@ let browser: AdminBrowser;
 let admin: AdminPage;
 let serverId: string;
 
-const storedEnv = async () => (await (await CustomServerFileStore.open(gateway.dataDir)).load()).find((s) => s.id === serverId)!;
+/** The server's config as saved on disk, decrypted (the API never shows these values). */
+async function storedEnv() {
+  const saved = (await (await CustomServerFileStore.open(gateway.dataDir)).load()).find((s) => s.id === serverId);
+  if (saved?.transport !== 'stdio') throw new Error(`no saved stdio server ${serverId}`);
+  return saved;
+}
 
 beforeAll(async () => {
   gateway = await startTestGateway();
