@@ -131,6 +131,19 @@ describe('custom-mcp', () => {
     await expect(output.innerText()).resolves.toContain('hello from the page');
     await admin.check('inspector-result');
 
+    // Raw JSON fallback and cancel: a long operation aborted from the page ends as `cancelled`.
+    await page.getByLabel('Tool', { exact: true }).selectOption({ label: 'trigger-long-running-operation' });
+    await page.getByLabel('Edit the arguments as raw JSON').check();
+    await page.getByLabel('Arguments (raw JSON)').fill('{"duration": 60, "steps": 4}');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await output.getByText('Calling…').waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await output.getByText(/^Cancelled/).waitFor();
+    await expect
+      .poll(async () => (await api.get(`/api/sessions/${session.id}/invocations`)).body.invocations.find((i: any) => i.toolName.includes('long'))?.status, { timeout: 30_000 })
+      .toBe('cancelled');
+    await page.getByLabel('Edit the arguments as raw JSON').uncheck();
+
     await admin.tab('Sessions and audit');
     await page.getByRole('button', { name: session.id.slice(0, 16) }).click();
     const row = page.locator(`tr[data-invocation-id="${invocationId}"]`);
@@ -138,7 +151,7 @@ describe('custom-mcp', () => {
     await expect(row.innerText()).resolves.toMatch(/inspector/);
     await row.getByRole('button').click();
     await expect(page.locator('.stored-arguments').innerText()).resolves.toContain('hello from the page');
-    await expect(page.locator('figure.source-chart', { hasText: saved.id }).locator('figcaption').innerText()).resolves.toMatch(/1 call, 0 errors/);
+    await expect(page.locator('figure.source-chart', { hasText: saved.id }).locator('figcaption').innerText()).resolves.toMatch(/2 calls, 1 error/);
     await admin.check('audit-detail');
 
     const stored = await api.get(`/api/sessions/${session.id}/invocations/${invocationId}`);

@@ -45,6 +45,7 @@ export function createAuditPanel(ctx) {
       bySource.get(key).push(inv);
     }
     render(charts, bySource.size === 0 ? h('p', { class: 'muted' }, 'No calls in the last hour.') : [...bySource].map(([id, list]) => sourceChart(id, list)));
+    if (bySource.size > 0) charts.append(h('p', { class: 'chart-legend' }, 'Each chart: 5-minute bars of calls (hatched part: errors), dashed line: mean latency.'));
   }
 
   async function select(id) {
@@ -76,7 +77,7 @@ export function createAuditPanel(ctx) {
           h('tbody', {}, ...shown.map((i) => h('tr', { dataset: { invocationId: i.id } },
             h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => showDetail(i.id) }, i.toolName)),
             h('td', {}, i.origin),
-            h('td', {}, badge('Outcome', i.status === 'ok' ? 'ok' : `${i.status}${i.errorCode ? ` (${i.errorCode})` : ''}`, i.status === 'ok' ? 'ok' : 'bad')),
+            h('td', {}, badge('Outcome', outcomeText(i), i.status === 'ok' ? 'ok' : 'bad')),
             h('td', {}, `${i.durationMs} ms`), h('td', {}, `${i.queueWaitMs} ms`), h('td', {}, String(i.attempts)), h('td', {}, when(i.startedAt))))))));
   }
 
@@ -86,7 +87,7 @@ export function createAuditPanel(ctx) {
       const inv = detail.invocation;
       render(detailBox, h('div', { class: 'card' },
         h('h3', { tabindex: '-1', id: 'invocation-detail-title' }, `Invocation ${inv.id}`),
-        h('dl', {}, ...[['Tool', inv.toolName], ['Source', inv.sourceId ?? '—'], ['Origin', inv.origin], ['Outcome', inv.status + (inv.errorCode ? ` (${inv.errorCode})` : '')],
+        h('dl', {}, ...[['Tool', inv.toolName], ['Source', inv.sourceId ?? '—'], ['Origin', inv.origin], ['Outcome', outcomeText(inv)],
           ['Duration', `${inv.durationMs} ms`], ['Queued', `${inv.queueWaitMs} ms`], ['Cache', inv.cacheHit ? 'hit' : 'miss'], ['Attempts', String(inv.attempts)],
           ['Authorization', inv.authorizationId ?? 'none'], ['Size', inv.sizeBytes === null ? '—' : `${inv.sizeBytes} bytes`]].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
         h('h4', {}, 'Arguments'), h('pre', { class: 'stored-arguments' }, json(detail.arguments)),
@@ -99,4 +100,9 @@ export function createAuditPanel(ctx) {
 
   ctx.onSessions(() => void refresh().catch(() => {}));
   return { refresh };
+}
+
+function outcomeText(invocation) {
+  const code = invocation.errorCode && invocation.errorCode !== invocation.status ? ` (${invocation.errorCode})` : '';
+  return `${invocation.status}${code}`;
 }
