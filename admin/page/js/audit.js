@@ -18,7 +18,8 @@ export function createAuditPanel(ctx) {
   const outcomeFilter = h('select', { id: 'filter-outcome' }, ...['all', 'ok', 'error', 'cancelled'].map((v) => h('option', { value: v }, v)));
   sourceFilter.addEventListener('change', drawInvocations);
   outcomeFilter.addEventListener('change', drawInvocations);
-  render(root, h('h3', {}, 'Last hour by source'), charts, h('h3', {}, 'Sessions'), sessionsBox, invocationsBox, detailBox);
+  const reload = h('button', { type: 'button', class: 'secondary', onclick: () => ctx.refreshSessions().then(refresh).catch((e) => ctx.toast(e.message, 'bad')) }, 'Refresh');
+  render(root, h('div', { class: 'actions' }, reload), h('h3', {}, 'Last hour by source'), charts, h('h3', {}, 'Sessions'), sessionsBox, invocationsBox, detailBox);
 
   async function refresh() {
     const sessions = ctx.sessions;
@@ -99,7 +100,13 @@ export function createAuditPanel(ctx) {
   }
 
   ctx.onSessions(() => void refresh().catch(() => {}));
-  return { refresh };
+  return {
+    refresh,
+    onEvent(event) {
+      // A decided request means a call of that Session ran (or was refused): show its row.
+      if (selected && event.sessionId === selected && event.type === 'permission_request.resolved') void loadInvocations().catch(() => {});
+    },
+  };
 }
 
 function outcomeText(invocation) {

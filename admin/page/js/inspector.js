@@ -59,8 +59,13 @@ export function createInspectorPanel(ctx) {
     buildForm();
   }
 
+  let builtFor = null;
   function buildForm() {
     const chosen = selectedTool();
+    // A catalog refresh redraws the choices; keep what the admin typed unless the tool changed.
+    const signature = chosen ? `${server.value}/${chosen.toolId}/${JSON.stringify(chosen.inputSchema)}` : null;
+    if (signature === builtFor && current) return;
+    builtFor = signature;
     current = chosen ? schemaForm(chosen.inputSchema) : null;
     render(formBox, current ? current.element : null);
   }
