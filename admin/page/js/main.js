@@ -64,6 +64,8 @@ async function start(ctx) {
   $('tabs').hidden = false;
   $('main').hidden = false;
   $('sign-out').hidden = false;
+  // The OAuth callback route answers (without the "No route" 404) only where OAuth exists.
+  ctx.features = { oauth: await routeExists('/api/mcp/oauth/callback') };
   const panels = [createServersPanel(ctx), createInspectorPanel(ctx), createApprovalsPanel(ctx), createAuditPanel(ctx), createJobsPanels(ctx, routeExists)];
   showTab(sessionStorage.getItem('scigate.tab') ?? 'servers');
   const refreshAll = () => Promise.all([ctx.refreshSessions().catch(() => {}), ...panels.map((p) => p.refresh().catch((e) => ctx.toast(e.message, 'bad')))]);

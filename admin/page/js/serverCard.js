@@ -61,6 +61,8 @@ function authSection(server, act, oauth) {
   return h('section', { class: 'detail-block', 'aria-label': 'Authorization' },
     h('h4', {}, 'Authorization'),
     h('p', {}, badge('Auth', AUTH_WORDS[server.authState] ?? server.authState, AUTH_TONE[server.authState] ?? 'idle')),
+    server.authMessage ? h('p', { class: 'muted' }, server.authMessage) : null,
+    server.requiredScope ? h('p', { class: 'muted' }, `Consent needed for scope: ${server.requiredScope}`) : null,
     oauthMode && oauth
       ? h('div', { class: 'actions' },
         h('button', { type: 'button', onclick: () => act('oauth-start', server) }, server.authState === 'authorized' ? 'Log in again' : 'Log in'),

@@ -1,6 +1,7 @@
 import { field, h, render } from './dom.js';
 import { draftFromSaved, draftToEdits } from './secretDraft.js';
 import { createSecretRows } from './secretRows.js';
+import { createOAuthFields } from './oauthFields.js';
 
 /**
  * The add/edit form of a custom server: stdio (command, args, cwd, env) or streamable HTTP / SSE
@@ -26,6 +27,8 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
   const url = h('input', { name: 'url', type: 'url', value: server?.url ?? '', autocomplete: 'off', spellcheck: 'false' });
   const env = createSecretRows({ legend: 'Environment variables', rows: draft.env, caseless: false });
   const headers = createSecretRows({ legend: 'Headers', rows: draft.headers, caseless: true });
+  // OAuth settings appear only on gateways whose API has the OAuth routes.
+  const oauth = ctx.features?.oauth ? createOAuthFields(server?.auth) : null;
   const formError = h('p', { class: 'error', role: 'alert' });
 
   const stdioPart = h('div', { class: 'transport-part' },
@@ -35,7 +38,7 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
     env.element);
   const httpPart = h('div', { class: 'transport-part' },
     field('MCP endpoint URL', url, 'The MCP endpoint (e.g. https://example.org/mcp), not a web page.'),
-    headers.element);
+    headers.element, oauth?.element);
   const showPart = () => {
     const stdio = transport.value === 'stdio';
     stdioPart.hidden = !stdio;
@@ -70,7 +73,7 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
       const dir = cwd.value.trim();
       return { ...common, command: command.value.trim(), args: argList, env: draftToEdits(draft.env), ...(dir ? { cwd: dir } : editing ? { cwd: null } : {}) };
     }
-    return { ...common, url: url.value.trim(), headers: draftToEdits(draft.headers) };
+    return { ...common, url: url.value.trim(), headers: draftToEdits(draft.headers), ...(oauth ? { auth: oauth.read() } : {}) };
   }
 
   function localError() {

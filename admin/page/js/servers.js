@@ -17,7 +17,7 @@ export function createServersPanel(ctx) {
     for (const el of list.querySelectorAll('article.server')) if (el.querySelector('details.server-details')?.open) open.add(el.dataset.serverId);
     render(list, servers.length === 0
       ? h('p', { class: 'muted' }, 'No custom servers yet. Add one, or import a Claude Desktop / Cursor / VS Code "mcpServers" file.')
-      : servers.map((server) => serverCard(server, act, { oauth: true })));
+      : servers.map((server) => serverCard(server, act, { oauth: Boolean(ctx.features?.oauth) })));
     for (const id of open) {
       const details = list.querySelector(`article[data-server-id="${CSS.escape(id)}"] details.server-details`);
       if (details) details.open = true;
