@@ -51,14 +51,13 @@ describe('the page itself', () => {
 
 describe('the page in the browser', () => {
   it('refuses a wrong token without keeping it, and works from the keyboard with a visible focus', async () => {
-    const context = await browser.browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${gateway.url}/`);
-    await page.getByLabel('Token', { exact: true }).fill('not-the-token');
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'refused' }).innerText()).resolves.toMatch(/scigate token/);
-    expect(await page.evaluate(() => Object.keys((globalThis as any).sessionStorage))).toEqual([]);
-    await context.close();
+    const gate = await browser.open(gateway, { signIn: false });
+    await gate.check('token-gate');
+    await gate.signIn('not-the-token');
+    await expect(gate.page.getByRole('alert').filter({ hasText: 'refused' }).innerText()).resolves.toMatch(/scigate token/);
+    expect(await gate.page.evaluate(() => Object.keys((globalThis as any).sessionStorage))).toEqual([]);
+    await gate.check('token-refused');
+    await gate.context.close();
 
     const admin = await browser.open(gateway);
     const { page: signedIn } = admin;
