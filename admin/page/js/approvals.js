@@ -1,5 +1,5 @@
 import { h, render, when } from './dom.js';
-import { sessionLabel } from './inspector.js';
+import { sessionLabel } from './labels.js';
 
 /**
  * Approvals (seed §8): each active Session's waiting permission requests as cards (live through

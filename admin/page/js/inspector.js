@@ -1,4 +1,6 @@
-import { badge, field, h, json, render } from './dom.js';
+import { field, h, json, render } from './dom.js';
+import { inspectorResult } from './inspectorResult.js';
+import { sessionLabel } from './labels.js';
 import { schemaForm } from './schemaForm.js';
 
 /**
@@ -7,121 +9,132 @@ import { schemaForm } from './schemaForm.js';
  * broker, with its outcome, duration, raw and normalized results and the governance facts.
  */
 export function createInspectorPanel(ctx) {
-  const root = document.getElementById('inspector');
-  const session = h('select', { name: 'session' });
-  const server = h('select', { name: 'server' });
-  const tool = h('select', { name: 'tool' });
-  const rawToggle = h('input', { type: 'checkbox', id: 'inspector-raw' });
-  const raw = h('textarea', { rows: '6', spellcheck: 'false', name: 'raw-arguments' }, '{}');
-  const rawField = field('Arguments (raw JSON)', raw);
-  const formBox = h('div', { class: 'inspector-form' });
-  const run = h('button', { type: 'submit' }, 'Run');
-  const cancel = h('button', { type: 'button', class: 'secondary', disabled: true }, 'Cancel');
-  const output = h('div', { class: 'inspector-output', role: 'status', 'aria-live': 'polite' });
-  let current = null;
-  let inFlight = null;
-  let pending = null;
-
-  const form = h('form', { class: 'card', 'aria-label': 'Inspector call' },
-    field('Session', session, 'The call is audited under this Session; its agent connector selection is not changed.'),
-    field('Server (enabled servers only)', server), field('Tool', tool),
-    formBox,
-    h('div', { class: 'field check' }, rawToggle, h('label', { for: 'inspector-raw' }, 'Edit the arguments as raw JSON')),
-    rawField,
-    h('div', { class: 'actions' }, run, cancel));
-  render(root, form, output);
-  rawField.hidden = true;
-
-  const selectedServer = () => (ctx.customServers ?? []).find((s) => s.id === server.value);
-  const selectedTool = () => selectedServer()?.tools.find((t) => t.toolId === tool.value);
-
-  function fillSessions(sessions) {
-    const keep = session.value;
-    const live = sessions.filter((s) => !s.endedAt);
-    render(session, live.length ? live.map((s) => h('option', { value: s.id }, sessionLabel(s))) : h('option', { value: '' }, 'No active Session: connect an MCP client first'));
-    if (live.some((s) => s.id === keep)) session.value = keep;
-  }
-
-  function fillServers(servers) {
-    const keep = pending?.serverId ?? server.value;
-    const enabled = servers.filter((s) => s.enabled && s.tools.length > 0);
-    render(server, enabled.length ? enabled.map((s) => h('option', { value: s.id }, s.name)) : h('option', { value: '' }, 'No enabled server with discovered tools'));
-    if (enabled.some((s) => s.id === keep)) server.value = keep;
-    fillTools();
-  }
-
-  function fillTools() {
-    const keep = pending?.toolId ?? tool.value;
-    pending = null;
-    const tools = selectedServer()?.tools ?? [];
-    render(tool, tools.length ? tools.map((t) => h('option', { value: t.toolId }, t.upstreamName)) : h('option', { value: '' }, '—'));
-    if (tools.some((t) => t.toolId === keep)) tool.value = keep;
-    buildForm();
-  }
-
-  let builtFor = null;
-  function buildForm() {
-    const chosen = selectedTool();
-    // A catalog refresh redraws the choices; keep what the admin typed unless the tool changed.
-    const signature = chosen ? `${server.value}/${chosen.toolId}/${JSON.stringify(chosen.inputSchema)}` : null;
-    if (signature === builtFor && current) return;
-    builtFor = signature;
-    current = chosen ? schemaForm(chosen.inputSchema) : null;
-    render(formBox, current ? current.element : null);
-  }
-
-  server.addEventListener('change', fillTools);
-  tool.addEventListener('change', buildForm);
-  rawToggle.addEventListener('change', () => {
-    if (rawToggle.checked) {
+  const ui = inspectorForm();
+  render(document.getElementById('inspector'), ui.form, ui.output);
+  const choices = createChoices(ctx, ui);
+  ui.rawToggle.addEventListener('change', () => {
+    if (ui.rawToggle.checked) {
       try {
-        raw.value = json(current ? current.read() : {});
+        ui.raw.value = json(choices.args() ?? {});
       } catch {
         // Keep what the raw editor had: the form is incomplete.
       }
     }
-    rawField.hidden = !rawToggle.checked;
-    formBox.hidden = rawToggle.checked;
+    ui.rawField.hidden = !ui.rawToggle.checked;
+    ui.formBox.hidden = ui.rawToggle.checked;
   });
-  cancel.addEventListener('click', () => inFlight?.abort());
-
-  form.addEventListener('submit', async (event) => {
+  ui.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    let args;
-    try {
-      if (!session.value) throw new Error('Choose a Session: connect an MCP client to the gateway first.');
-      if (!selectedTool()) throw new Error('Choose an enabled server and one of its tools.');
-      args = rawToggle.checked ? parseRaw(raw.value) : current.read();
-    } catch (error) {
-      render(output, h('p', { class: 'error', role: 'alert' }, error.message));
-      return;
-    }
-    inFlight = new AbortController();
-    run.disabled = true;
-    cancel.disabled = false;
-    render(output, h('p', {}, 'Calling…'));
-    try {
-      const result = await ctx.api('POST', `/api/mcp/servers/${encodeURIComponent(server.value)}/inspect`,
-        { sessionId: session.value, toolId: tool.value, arguments: args }, { signal: inFlight.signal });
-      render(output, await resultView(ctx, session.value, result));
-    } catch (error) {
-      render(output, h('p', { class: 'error', role: 'alert' }, error.code === 'cancelled' ? 'Cancelled. The call was aborted; a remote side effect may still have happened.' : error.message));
-    } finally {
-      run.disabled = false;
-      cancel.disabled = true;
-      inFlight = null;
-    }
+    void runCall(ctx, ui, choices);
   });
-
-  ctx.onSessions(fillSessions);
-  ctx.onServers = fillServers;
+  ctx.onSessions(choices.fillSessions);
+  ctx.onServers = choices.fillServers;
   ctx.openInspector = (serverId, toolId) => {
-    pending = { serverId, toolId };
-    fillServers(ctx.customServers ?? []);
+    choices.fillServers(ctx.customServers ?? [], { serverId, toolId });
     ctx.showTab('inspector');
-    tool.focus();
+    ui.tool.focus();
   };
-  return { refresh: async () => fillServers(ctx.customServers ?? []) };
+  return { refresh: async () => choices.fillServers(ctx.customServers ?? []) };
+}
+
+function inspectorForm() {
+  const ui = {
+    session: h('select', { name: 'session' }),
+    server: h('select', { name: 'server' }),
+    tool: h('select', { name: 'tool' }),
+    rawToggle: h('input', { type: 'checkbox', id: 'inspector-raw' }),
+    raw: h('textarea', { rows: '6', spellcheck: 'false', name: 'raw-arguments' }, '{}'),
+    formBox: h('div', { class: 'inspector-form' }),
+    run: h('button', { type: 'submit' }, 'Run'),
+    cancel: h('button', { type: 'button', class: 'secondary', disabled: true }, 'Cancel'),
+    output: h('div', { class: 'inspector-output', role: 'status', 'aria-live': 'polite' }),
+    inFlight: null,
+  };
+  ui.rawField = field('Arguments (raw JSON)', ui.raw);
+  ui.rawField.hidden = true;
+  ui.cancel.addEventListener('click', () => ui.inFlight?.abort());
+  ui.form = h('form', { class: 'card', 'aria-label': 'Inspector call' },
+    field('Session', ui.session, 'The call is audited under this Session; its agent connector selection is not changed.'),
+    field('Server (enabled servers only)', ui.server), field('Tool', ui.tool),
+    ui.formBox,
+    h('div', { class: 'field check' }, ui.rawToggle, h('label', { for: 'inspector-raw' }, 'Edit the arguments as raw JSON')),
+    ui.rawField,
+    h('div', { class: 'actions' }, ui.run, ui.cancel));
+  return ui;
+}
+
+/** The Session / server / tool choices and the argument form of the chosen tool. */
+function createChoices(ctx, ui) {
+  let current = null;
+  let builtFor = null;
+  const selectedServer = () => (ctx.customServers ?? []).find((s) => s.id === ui.server.value);
+  const selectedTool = () => selectedServer()?.tools.find((t) => t.toolId === ui.tool.value);
+
+  function buildForm() {
+    const chosen = selectedTool();
+    // A catalog refresh redraws the choices; keep what the admin typed unless the tool changed.
+    const signature = chosen ? `${ui.server.value}/${chosen.toolId}/${JSON.stringify(chosen.inputSchema)}` : null;
+    if (signature === builtFor && current) return;
+    builtFor = signature;
+    current = chosen ? schemaForm(chosen.inputSchema) : null;
+    render(ui.formBox, current ? current.element : null);
+  }
+
+  function fillTools(wanted) {
+    const keep = wanted ?? ui.tool.value;
+    const tools = selectedServer()?.tools ?? [];
+    render(ui.tool, tools.length ? tools.map((t) => h('option', { value: t.toolId }, t.upstreamName)) : h('option', { value: '' }, '—'));
+    if (tools.some((t) => t.toolId === keep)) ui.tool.value = keep;
+    buildForm();
+  }
+
+  ui.server.addEventListener('change', () => fillTools());
+  ui.tool.addEventListener('change', buildForm);
+  return {
+    selectedTool,
+    args: () => current?.read(),
+    fillSessions(sessions) {
+      const keep = ui.session.value;
+      const live = sessions.filter((s) => !s.endedAt);
+      render(ui.session, live.length ? live.map((s) => h('option', { value: s.id }, sessionLabel(s))) : h('option', { value: '' }, 'No active Session: connect an MCP client first'));
+      if (live.some((s) => s.id === keep)) ui.session.value = keep;
+    },
+    fillServers(servers, wanted = {}) {
+      const keep = wanted.serverId ?? ui.server.value;
+      const enabled = servers.filter((s) => s.enabled && s.tools.length > 0);
+      render(ui.server, enabled.length ? enabled.map((s) => h('option', { value: s.id }, s.name)) : h('option', { value: '' }, 'No enabled server with discovered tools'));
+      if (enabled.some((s) => s.id === keep)) ui.server.value = keep;
+      fillTools(wanted.toolId);
+    },
+  };
+}
+
+async function runCall(ctx, ui, choices) {
+  let args;
+  try {
+    if (!ui.session.value) throw new Error('Choose a Session: connect an MCP client to the gateway first.');
+    if (!choices.selectedTool()) throw new Error('Choose an enabled server and one of its tools.');
+    args = ui.rawToggle.checked ? parseRaw(ui.raw.value) : choices.args();
+  } catch (error) {
+    render(ui.output, h('p', { class: 'error', role: 'alert' }, error.message));
+    return;
+  }
+  ui.inFlight = new AbortController();
+  ui.run.disabled = true;
+  ui.cancel.disabled = false;
+  render(ui.output, h('p', {}, 'Calling…'));
+  const sessionId = ui.session.value;
+  try {
+    const result = await ctx.api('POST', `/api/mcp/servers/${encodeURIComponent(ui.server.value)}/inspect`,
+      { sessionId, toolId: ui.tool.value, arguments: args }, { signal: ui.inFlight.signal });
+    render(ui.output, await inspectorResult(ctx, sessionId, result));
+  } catch (error) {
+    render(ui.output, h('p', { class: 'error', role: 'alert' }, error.code === 'cancelled' ? 'Cancelled. The call was aborted; a remote side effect may still have happened.' : error.message));
+  } finally {
+    ui.run.disabled = false;
+    ui.cancel.disabled = true;
+    ui.inFlight = null;
+  }
 }
 
 function parseRaw(text) {
@@ -133,33 +146,4 @@ function parseRaw(text) {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('The raw arguments must be a JSON object.');
   return value;
-}
-
-export function sessionLabel(s) {
-  return `${s.clientName ?? 'unknown client'} · ${s.projectId} · ${s.id.slice(0, 12)}`;
-}
-
-async function resultView(ctx, sessionId, result) {
-  const facts = await ctx.api('GET', `/api/sessions/${encodeURIComponent(sessionId)}/invocations/${encodeURIComponent(result.invocationId)}`).then((r) => r.invocation, () => null);
-  const idBox = h('input', { readonly: true, value: result.invocationId, class: 'mono', 'aria-label': 'Invocation id' });
-  const copy = h('button', { type: 'button', class: 'secondary small', onclick: async () => {
-    idBox.select();
-    try {
-      await navigator.clipboard.writeText(result.invocationId);
-      ctx.toast('Invocation id copied.');
-    } catch {
-      ctx.toast('Press Ctrl+C to copy the selected id.', 'warn');
-    }
-  } }, 'Copy');
-  return h('div', { class: 'card result' },
-    h('p', { class: 'outcome' }, badge('Outcome', result.ok ? 'success' : 'failure', result.ok ? 'ok' : 'bad'), ` ${result.durationMs} ms`),
-    h('div', { class: 'field inline' }, idBox, copy),
-    result.error ? h('p', { class: 'error' }, `${result.error.code}: ${result.error.message}`) : null,
-    facts ? h('dl', { class: 'governance' },
-      h('dt', {}, 'Queued'), h('dd', {}, `${facts.queueWaitMs} ms`),
-      h('dt', {}, 'Cache'), h('dd', {}, facts.cacheHit ? 'hit' : 'miss'),
-      h('dt', {}, 'Attempts'), h('dd', {}, String(facts.attempts)),
-      h('dt', {}, 'Authorization'), h('dd', {}, facts.authorizationId ?? 'none needed')) : null,
-    h('details', { open: true }, h('summary', {}, 'Normalized result'), h('pre', {}, json(result.normalized))),
-    h('details', {}, h('summary', {}, 'Raw response'), h('pre', {}, json(result.raw))));
 }

@@ -1,5 +1,5 @@
 import { badge, h, render, when } from './dom.js';
-import { sessionLabel } from './inspector.js';
+import { sessionLabel } from './labels.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const STATE_TONE = { completed: 'ok', failed: 'bad', cancelled: 'idle', running: 'warn', retrying: 'warn', verifying: 'warn', queued: 'idle' };
