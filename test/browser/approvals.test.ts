@@ -56,6 +56,11 @@ describe('approvals', () => {
     await block.locator('article.request', { hasText: '"second"' }).waitFor({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: /Approvals/ }).innerText()).resolves.toMatch(/2 waiting/);
     await admin.check('approvals-waiting');
+    const narrow = await browser.open(gateway, { width: 390 });
+    await narrow.tab(/Approvals/);
+    await expect.poll(() => narrow.page.locator(`section[data-session-id="${session.id}"] article.request`).count()).toBe(2);
+    await narrow.check('approvals-waiting');
+    await narrow.context.close();
 
     await firstCard.getByRole('button', { name: 'Allow same type' }).click();
     const [one, two] = await Promise.all([first, second]);

@@ -160,10 +160,18 @@ describe('custom-mcp', () => {
     const narrow = await browser.open(gateway, { width: 390 });
     await narrow.page.locator('article.server', { hasText: 'everything' }).waitFor();
     await narrow.check('servers-narrow');
-    const overflow = await narrow.page.evaluate(() => {
+    const overflow = () => narrow.page.evaluate(() => {
       const root = (globalThis as any).document.documentElement;
       return root.scrollWidth - root.clientWidth;
     });
-    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await narrow.tab('Sessions and audit');
+    await narrow.page.getByRole('button', { name: session.id.slice(0, 16) }).click();
+    await narrow.page.locator(`tr[data-invocation-id="${invocationId}"]`).waitFor();
+    await narrow.check('audit-narrow');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await narrow.tab('Inspector');
+    await narrow.check('inspector-narrow');
+    expect(await overflow()).toBeLessThanOrEqual(0);
   });
 });
