@@ -27,10 +27,10 @@ export function createAuditPanel(ctx) {
       h('table', {}, h('caption', { class: 'visually-hidden' }, 'Sessions'),
         h('thead', {}, h('tr', {}, ...['Session', 'Project', 'Client', 'Approval mode', 'Started', 'State'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...sessions.map((s) => h('tr', { class: s.id === selected ? 'selected' : '' },
-          h('td', {}, h('button', { type: 'button', class: 'link', 'aria-pressed': s.id === selected ? 'true' : 'false', onclick: () => select(s.id) }, s.id.slice(0, 16))),
-          h('td', {}, s.projectId), h('td', {}, `${s.clientName ?? '—'} ${s.clientVersion ?? ''}`),
-          h('td', {}, s.approvalMode === 'always_allow' ? 'always allow' : 'ask for dangerous'),
-          h('td', {}, when(s.createdAt)), h('td', {}, s.endedAt ? `ended ${when(s.endedAt)}` : 'active'))))));
+          cell('Session', h('button', { type: 'button', class: 'link', 'aria-pressed': s.id === selected ? 'true' : 'false', onclick: () => select(s.id) }, s.id.slice(0, 16))),
+          cell('Project', s.projectId), cell('Client', `${s.clientName ?? '—'} ${s.clientVersion ?? ''}`),
+          cell('Approval mode', s.approvalMode === 'always_allow' ? 'always allow' : 'ask for dangerous'),
+          cell('Started', when(s.createdAt)), cell('State', s.endedAt ? `ended ${when(s.endedAt)}` : 'active'))))));
     await drawCharts(sessions);
     if (selected) await loadInvocations();
   }
@@ -76,10 +76,10 @@ export function createAuditPanel(ctx) {
         h('div', { class: 'table-wrap' }, h('table', {}, h('caption', { class: 'visually-hidden' }, 'Invocations'),
           h('thead', {}, h('tr', {}, ...['Tool', 'Origin', 'Outcome', 'Duration', 'Queued', 'Attempts', 'Started'].map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, ...shown.map((i) => h('tr', { dataset: { invocationId: i.id } },
-            h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => showDetail(i.id) }, i.toolName)),
-            h('td', {}, i.origin),
-            h('td', {}, badge('Outcome', outcomeText(i), i.status === 'ok' ? 'ok' : 'bad')),
-            h('td', {}, `${i.durationMs} ms`), h('td', {}, `${i.queueWaitMs} ms`), h('td', {}, String(i.attempts)), h('td', {}, when(i.startedAt))))))));
+            cell('Tool', h('button', { type: 'button', class: 'link', onclick: () => showDetail(i.id) }, i.toolName)),
+            cell('Origin', i.origin),
+            cell('Outcome', badge('Outcome', outcomeText(i), i.status === 'ok' ? 'ok' : 'bad')),
+            cell('Duration', `${i.durationMs} ms`), cell('Queued', `${i.queueWaitMs} ms`), cell('Attempts', String(i.attempts)), cell('Started', when(i.startedAt))))))));
   }
 
   async function showDetail(invocationId) {
@@ -112,4 +112,9 @@ export function createAuditPanel(ctx) {
 function outcomeText(invocation) {
   const code = invocation.errorCode && invocation.errorCode !== invocation.status ? ` (${invocation.errorCode})` : '';
   return `${invocation.status}${code}`;
+}
+
+/** A table cell that names its column, so narrow screens can show each row as a small card. */
+function cell(label, content) {
+  return h('td', { dataset: { label } }, content);
 }
