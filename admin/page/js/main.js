@@ -4,7 +4,8 @@ import { createServersPanel } from './servers.js';
 import { createInspectorPanel } from './inspector.js';
 import { createApprovalsPanel } from './approvals.js';
 import { createAuditPanel } from './audit.js';
-import { createJobsPanels } from './jobs.js';
+import { createDownloadsPanel } from './downloads.js';
+import { createExtractionsPanel } from './extractions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,10 +67,12 @@ async function start(ctx) {
   $('sign-out').hidden = false;
   // The OAuth callback route answers (without the "No route" 404) only where OAuth exists.
   ctx.features = { oauth: await routeExists('/api/mcp/oauth/callback') };
-  const panels = [createServersPanel(ctx), createInspectorPanel(ctx), createApprovalsPanel(ctx), createAuditPanel(ctx), createJobsPanels(ctx, routeExists)];
+  const panels = [createServersPanel(ctx), createInspectorPanel(ctx), createApprovalsPanel(ctx), createAuditPanel(ctx), createDownloadsPanel(ctx), createExtractionsPanel(ctx)];
   showTab(sessionStorage.getItem('scigate.tab') ?? 'servers');
   const refreshAll = () => Promise.all([ctx.refreshSessions().catch(() => {}), ...panels.map((p) => p.refresh().catch((e) => ctx.toast(e.message, 'bad')))]);
   await refreshAll();
+  // A remembered tab whose API is gone (a gateway without downloads, say) falls back to the servers.
+  if (document.querySelector('#tabs button[aria-current="page"]')?.hidden) showTab('servers');
   openEvents({
     onState: (state) => {
       setLiveState(state);
