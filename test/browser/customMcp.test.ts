@@ -144,6 +144,9 @@ describe('custom-mcp', () => {
     await page.getByLabel('Edit the arguments as raw JSON').uncheck();
 
     await admin.tab('Sessions and audit');
+    const sessionRow = page.locator('tr', { has: page.getByRole('button', { name: session.id.slice(0, 16) }) });
+    await expect.poll(() => sessionRow.locator('td[data-label="Calls"]').innerText()).toBe('2');
+    await expect(sessionRow.innerText()).resolves.toMatch(/proteomics[\s\S]*lab-agent[\s\S]*ask for dangerous/);
     await page.getByRole('button', { name: session.id.slice(0, 16) }).click();
     const row = page.locator(`tr[data-invocation-id="${invocationId}"]`);
     await row.waitFor();

@@ -23,24 +23,34 @@ export function createAuditPanel(ctx) {
 
   async function refresh() {
     const sessions = ctx.sessions;
-    render(sessionsBox, sessions.length === 0 ? h('p', { class: 'muted' }, 'No Sessions yet: connect an MCP client to the gateway.') :
-      h('table', {}, h('caption', { class: 'visually-hidden' }, 'Sessions'),
-        h('thead', {}, h('tr', {}, ...['Session', 'Project', 'Client', 'Approval mode', 'Started', 'State'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, ...sessions.map((s) => h('tr', { class: s.id === selected ? 'selected' : '' },
-          cell('Session', h('button', { type: 'button', class: 'link', 'aria-pressed': s.id === selected ? 'true' : 'false', onclick: () => select(s.id) }, s.id.slice(0, 16))),
-          cell('Project', s.projectId), cell('Client', `${s.clientName ?? '—'} ${s.clientVersion ?? ''}`),
-          cell('Approval mode', s.approvalMode === 'always_allow' ? 'always allow' : 'ask for dangerous'),
-          cell('Started', when(s.createdAt)), cell('State', s.endedAt ? `ended ${when(s.endedAt)}` : 'active'))))));
-    await drawCharts(sessions);
+    const recent = await recentInvocations(sessions);
+    render(sessionsBox, sessions.length === 0 ? h('p', { class: 'muted' }, 'No Sessions yet: connect an MCP client to the gateway.') : sessionsTable(sessions, recent));
+    drawCharts([...recent.values()].flat());
     if (selected) await loadInvocations();
   }
 
-  async function drawCharts(sessions) {
+  /** Invocations of the Sessions active in the last hour (at most 50 Sessions, 1000 calls each), by Session id. */
+  async function recentInvocations(sessions) {
     const hourAgo = Date.now() - 3600_000;
     const recent = sessions.filter((s) => !s.endedAt || Date.parse(s.endedAt) >= hourAgo).slice(0, 50);
     const lists = await Promise.all(recent.map((s) => ctx.api('GET', `/api/sessions/${encodeURIComponent(s.id)}/invocations?limit=1000`).then((r) => r.invocations, () => [])));
+    return new Map(recent.map((s, i) => [s.id, lists[i]]));
+  }
+
+  function sessionsTable(sessions, recent) {
+    return h('table', {}, h('caption', { class: 'visually-hidden' }, 'Sessions'),
+      h('thead', {}, h('tr', {}, ...['Session', 'Project', 'Client', 'Approval mode', 'Calls', 'Started', 'State'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, ...sessions.map((s) => h('tr', { class: s.id === selected ? 'selected' : '' },
+        cell('Session', h('button', { type: 'button', class: 'link', 'aria-pressed': s.id === selected ? 'true' : 'false', onclick: () => select(s.id) }, s.id.slice(0, 16))),
+        cell('Project', s.projectId), cell('Client', `${s.clientName ?? '—'} ${s.clientVersion ?? ''}`),
+        cell('Approval mode', s.approvalMode === 'always_allow' ? 'always allow' : 'ask for dangerous'),
+        cell('Calls', recent.has(s.id) ? String(recent.get(s.id).length) : '—'),
+        cell('Started', when(s.createdAt)), cell('State', s.endedAt ? `ended ${when(s.endedAt)}` : 'active')))));
+  }
+
+  function drawCharts(invocations) {
     const bySource = new Map();
-    for (const inv of lists.flat()) {
+    for (const inv of invocations) {
       const key = inv.sourceId ?? 'unresolved';
       if (!bySource.has(key)) bySource.set(key, []);
       bySource.get(key).push(inv);

@@ -67,7 +67,13 @@ async function start(ctx) {
   $('sign-out').hidden = false;
   // The OAuth callback route answers (without the "No route" 404) only where OAuth exists.
   ctx.features = { oauth: await routeExists('/api/mcp/oauth/callback') };
-  const panels = [createServersPanel(ctx), createInspectorPanel(ctx), createApprovalsPanel(ctx), createAuditPanel(ctx), createDownloadsPanel(ctx), createExtractionsPanel(ctx)];
+  const byTab = {
+    servers: createServersPanel(ctx), inspector: createInspectorPanel(ctx), approvals: createApprovalsPanel(ctx),
+    audit: createAuditPanel(ctx), downloads: createDownloadsPanel(ctx), extractions: createExtractionsPanel(ctx),
+  };
+  const panels = Object.values(byTab);
+  // Audit rows arrive without an event: a tab opened shows fresh data.
+  ctx.onTabShown = (name) => void byTab[name]?.refresh().catch((e) => ctx.toast(e.message, 'bad'));
   showTab(sessionStorage.getItem('scigate.tab') ?? 'servers');
   const refreshAll = () => Promise.all([ctx.refreshSessions().catch(() => {}), ...panels.map((p) => p.refresh().catch((e) => ctx.toast(e.message, 'bad')))]);
   await refreshAll();
@@ -102,7 +108,12 @@ function showGate() {
 
 async function boot() {
   const ctx = createContext();
-  for (const button of document.querySelectorAll('#tabs button')) button.addEventListener('click', () => showTab(button.dataset.tab));
+  for (const button of document.querySelectorAll('#tabs button')) {
+    button.addEventListener('click', () => {
+      showTab(button.dataset.tab);
+      ctx.onTabShown?.(button.dataset.tab);
+    });
+  }
   $('sign-out').addEventListener('click', () => signOut());
   $('token-form').addEventListener('submit', async (event) => {
     event.preventDefault();
