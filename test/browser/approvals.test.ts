@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
-import { launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 // Journey `approvals`: an agent's custom tool call waits for a human; its card appears in the open
@@ -58,7 +58,7 @@ describe('approvals', () => {
     await admin.check('approvals-waiting');
     const narrow = await browser.open(gateway, { width: 390 });
     await narrow.tab(/Approvals/);
-    await expect.poll(() => narrow.page.locator(`section[data-session-id="${session.id}"] article.request`).count()).toBe(2);
+    await expect.poll(() => narrow.page.locator(`section[data-session-id="${session.id}"] article.request`).count(), PATIENT).toBe(2);
     await narrow.check('approvals-waiting');
     await narrow.context.close();
 
@@ -77,7 +77,7 @@ describe('approvals', () => {
     expect((await api.get(`/api/sessions/${session.id}/grants`)).body.grants.every((g: any) => g.revokedAt !== null)).toBe(true);
 
     await block.getByLabel(/Always allow/).check();
-    await expect.poll(async () => (await api.get(`/api/sessions/${session.id}`)).body.session.approvalMode).toBe('always_allow');
+    await expect.poll(async () => (await api.get(`/api/sessions/${session.id}`)).body.session.approvalMode, PATIENT).toBe('always_allow');
     const free = await agent.callTool({ name: echoTool, arguments: { message: 'no question asked' } });
     expect(JSON.stringify(free.content)).toContain('no question asked');
     await admin.check('approvals-always-allow');
@@ -88,7 +88,7 @@ describe('approvals', () => {
     const session = await api.sessionOf('careful-agent');
     await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'ask_for_dangerous' });
     const block = page.locator(`section[data-session-id="${session.id}"]`);
-    await expect.poll(() => block.getByLabel(/Always allow/).isChecked()).toBe(false);
+    await expect.poll(() => block.getByLabel(/Always allow/).isChecked(), PATIENT).toBe(false);
     const call = agent.callTool({ name: echoTool, arguments: { message: 'refused' } });
     const card = block.locator('article.request', { hasText: '"refused"' });
     await card.getByRole('button', { name: 'Deny' }).click({ timeout: 30_000 });

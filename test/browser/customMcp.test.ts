@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { EVERYTHING_BIN } from '../fixtures/custom/everythingServer.js';
-import { launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 // Journey `custom-mcp`: an administrator adds server-everything over stdio in the page, tests it,
@@ -76,7 +76,7 @@ describe('the page in the browser', () => {
     });
     expect(outline).not.toBe('none');
     await signedIn.keyboard.press('Enter');
-    await expect.poll(() => signedIn.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('name'))).toBe('name');
+    await expect.poll(() => signedIn.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('name')), PATIENT).toBe('name');
     await admin.check('keyboard-form');
     await signedIn.keyboard.press('Escape');
     await admin.context.close();
@@ -102,7 +102,7 @@ describe('custom-mcp', () => {
 
     const card = page.locator('article.server', { hasText: 'everything' });
     await card.waitFor();
-    await expect.poll(() => card.locator('.badge').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/disabled/)]));
+    await expect.poll(() => card.locator('.badge').allInnerTexts(), PATIENT).toEqual(expect.arrayContaining([expect.stringMatching(/disabled/)]));
     const [saved] = (await api.get('/api/mcp/servers')).body.servers;
     expect(saved).toMatchObject({ name: 'everything', transport: 'stdio', enabled: false, timeoutSeconds: 60, args: [EVERYTHING_BIN] });
 
@@ -145,7 +145,7 @@ describe('custom-mcp', () => {
 
     await admin.tab('Sessions and audit');
     const sessionRow = page.locator('tr', { has: page.getByRole('button', { name: session.id.slice(0, 16) }) });
-    await expect.poll(() => sessionRow.locator('td[data-label="Calls"]').innerText()).toBe('2');
+    await expect.poll(() => sessionRow.locator('td[data-label="Calls"]').innerText(), PATIENT).toBe('2');
     await expect(sessionRow.innerText()).resolves.toMatch(/proteomics[\s\S]*lab-agent[\s\S]*ask for dangerous/);
     await page.getByRole('button', { name: session.id.slice(0, 16) }).click();
     const row = page.locator(`tr[data-invocation-id="${invocationId}"]`);

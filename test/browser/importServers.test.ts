@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { EVERYTHING_BIN } from '../fixtures/custom/everythingServer.js';
-import { launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 // Journey `import`: a Claude Desktop style file with one bad entry shows that entry's error and
@@ -35,7 +35,7 @@ describe('import', () => {
     const { page } = admin;
     await page.getByRole('button', { name: 'Import JSON' }).click();
     await page.getByLabel('JSON file').setInputFiles({ name: 'claude_desktop_config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document(true))) });
-    await expect.poll(() => page.getByLabel('…or paste the JSON').inputValue()).toContain('remote tools');
+    await expect.poll(() => page.getByLabel('…or paste the JSON').inputValue(), PATIENT).toContain('remote tools');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const outcome = page.locator('.import-outcome');
     await outcome.getByRole('alert').waitFor();

@@ -3,7 +3,7 @@ import type { Locator } from 'playwright-core';
 import { CustomServerFileStore } from '../../storage/index.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
-import { launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 // Journey `mcp-secret-edit` (seed §5.3 done in the page): unchanged values preserved, a rename
@@ -73,7 +73,7 @@ describe('mcp-secret-edit', () => {
       { key: 'DEBUG', value: null, originalKey: 'DEBUG' },
     ]);
     await savedAndClosed(form);
-    await expect.poll(async () => (await storedEnv()).timeoutSeconds).toBe(45);
+    await expect.poll(async () => (await storedEnv()).timeoutSeconds, PATIENT).toBe(45);
     expect((await storedEnv()).env).toEqual({ API_KEY: 'key-one', REGION: 'eu-west', DEBUG: 'yes' });
   });
 
@@ -92,7 +92,7 @@ describe('mcp-secret-edit', () => {
     await expect(error.count()).resolves.toBe(0);
     await save();
     await savedAndClosed(form);
-    await expect.poll(async () => (await storedEnv()).env).toEqual({ SERVICE_KEY: 'key-two', REGION: 'eu-west', DEBUG: 'yes' });
+    await expect.poll(async () => (await storedEnv()).env, PATIENT).toEqual({ SERVICE_KEY: 'key-two', REGION: 'eu-west', DEBUG: 'yes' });
   });
 
   it('a swap of two saved names needs both values again', async () => {
@@ -127,7 +127,7 @@ describe('mcp-secret-edit', () => {
     await admin.check('secret-edit-clear');
     await save();
     await savedAndClosed(form);
-    await expect.poll(async () => (await storedEnv()).env).toEqual({ SERVICE_KEY: 'key-two', REGION: '' });
+    await expect.poll(async () => (await storedEnv()).env, PATIENT).toEqual({ SERVICE_KEY: 'key-two', REGION: '' });
     // The API never carried a value back to the page.
     const listed = await api.get(`/api/mcp/servers/${serverId}`);
     expect(listed.body.server.env).toEqual([{ key: 'SERVICE_KEY', value: null }, { key: 'REGION', value: null }]);
