@@ -151,6 +151,10 @@ describe('custom-mcp', () => {
     const row = page.locator(`tr[data-invocation-id="${invocationId}"]`);
     await row.waitFor();
     await expect(row.innerText()).resolves.toMatch(/inspector/);
+    await page.getByLabel('Outcome', { exact: true }).selectOption('cancelled');
+    await expect(page.locator('tr[data-invocation-id]').count()).resolves.toBe(1);
+    await expect(page.locator('tr[data-invocation-id]').innerText()).resolves.toMatch(/long_running/);
+    await page.getByLabel('Outcome', { exact: true }).selectOption('all');
     await row.getByRole('button').click();
     await expect(page.locator('.stored-arguments').innerText()).resolves.toContain('hello from the page');
     await expect(page.locator('figure.source-chart', { hasText: saved.id }).locator('figcaption').innerText()).resolves.toMatch(/2 calls, 1 error/);
