@@ -83,7 +83,7 @@ describe('approvals', () => {
     await admin.check('approvals-always-allow');
   });
 
-  it('Deny refuses the waiting call', async () => {
+  it('Deny refuses the waiting call; Allow once runs one call and leaves no Grant', async () => {
     const { page } = admin;
     const session = await api.sessionOf('careful-agent');
     await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'ask_for_dangerous' });
@@ -95,5 +95,11 @@ describe('approvals', () => {
     const result = await call;
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.structuredContent)).toContain('permission_denied');
+
+    const once = agent.callTool({ name: echoTool, arguments: { message: 'just this once' } });
+    await block.locator('article.request', { hasText: '"just this once"' }).getByRole('button', { name: 'Allow once' }).click();
+    expect(JSON.stringify((await once).content)).toContain('Echo: just this once');
+    await block.getByText('Nothing waiting.').waitFor();
+    await expect(block.getByText('No Grants.').count()).resolves.toBe(1);
   });
 });
