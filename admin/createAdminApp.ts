@@ -9,6 +9,8 @@ import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
 import { pageRoutes } from './pageRoutes.js';
+import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
+import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
@@ -22,6 +24,10 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   clock: Clock;
   customServers: CustomServerRoutesDeps['customServers'];
   selection: SettingsRoutesDeps['selection'];
+  /** Artifact plans, jobs and uploads: mounted when the runtime offers artifact_download. */
+  artifacts?: ArtifactRoutesDeps['artifacts'];
+  artifactDownloads?: ArtifactRoutesDeps['artifactDownloads'];
+  workspace?: UploadRoutesDeps['workspace'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), the web page at /, /readyz and /api/* behind the bearer token. */
@@ -37,6 +43,8 @@ export function createAdminApp(deps: AdminDeps): Router {
   });
   const api = Router();
   api.use(auth);
+  // Uploads stream the raw body into the workspace: mounted before the JSON body reader refuses it.
+  if (deps.workspace) api.use(uploadRoutes({ ...deps, workspace: deps.workspace }));
   // One body reader for the whole API, so every route refuses a body that is not JSON (415) the
   // same way; a Session patch or a decision is small, server configs and imports can be larger.
   api.use(['/sessions', '/permission-requests'], jsonBody({ maxBytes: 64 * 1024 }));
@@ -47,6 +55,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(eventRoutes(deps));
   api.use(catalogRoutes(deps));
   api.use(customServerRoutes(deps));
+  if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(pageRoutes());

@@ -26,6 +26,8 @@ export const toolManifestSchema = z
 export const limitsSchema = z
   .object({
     maxResponseBytes: z.number().int().positive().default(5_000_000),
+    /** Largest file artifact_download fetches from this source (default 2 GiB); a candidate's own size can lower it. */
+    maxDownloadBytes: z.number().int().positive().default(2 * 1024 ** 3),
     concurrency: z.number().int().positive().default(1),
     queueDepth: z.number().int().min(0).default(8),
     queueTimeoutMs: z.number().int().positive().default(20_000),
@@ -44,6 +46,7 @@ export const limitOverridesSchema = z.record(
   z
     .object({
       maxResponseBytes: z.number().int().positive().optional(),
+      maxDownloadBytes: z.number().int().positive().optional(),
       concurrency: z.number().int().positive().optional(),
       queueDepth: z.number().int().min(0).optional(),
       queueTimeoutMs: z.number().int().positive().optional(),

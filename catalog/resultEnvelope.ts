@@ -36,7 +36,7 @@ export interface ArtifactCandidate {
   filename: string;
   license: string;
   sizeBytes?: number;
-  checksum?: { algorithm: 'sha256' | 'md5'; value: string };
+  checksum?: { algorithm: 'sha256' | 'sha1' | 'md5'; value: string };
 }
 
 export interface McpToolResult {
@@ -105,7 +105,7 @@ export const artifactCandidateJsonSchema = {
     checksum: {
       type: 'object',
       required: ['algorithm', 'value'],
-      properties: { algorithm: { enum: ['sha256', 'md5'] }, value: { type: 'string', pattern: '^[0-9a-f]+$' } },
+      properties: { algorithm: { enum: ['sha256', 'sha1', 'md5'] }, value: { type: 'string', pattern: '^[0-9a-f]+$' } },
       additionalProperties: false,
     },
   },

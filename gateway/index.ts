@@ -2,6 +2,9 @@
 // tests, import the folder you need (gateway/core/index.js, …): this file loads every gateway folder.
 export { GatewayError, EventHub, SecretScrubber, createRequestPacers, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
 export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, SessionStore } from './core/index.js';
+export { workspaceResourceUri } from './core/index.js';
+export type { ArtifactStore, SessionWorkspace } from './core/index.js';
+export type { ArtifactDownloads } from './artifacts/index.js';
 export { SourceRegistry } from './registry/index.js';
 export type { SourceEntry } from './registry/index.js';
 export type { Broker } from './broker/index.js';

@@ -4,9 +4,11 @@ import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
   Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
 } from './core/index.js';
+import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
+import type { NativeTool } from './broker/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
-import { EventHub, type PermissionStore } from './core/index.js';
+import { EventHub, type ArtifactStore, type PermissionStore, type SessionWorkspace } from './core/index.js';
 import { noopMetrics, type GatewayMetrics } from './metrics/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry, lazySourceServer } from './registry/index.js';
@@ -53,6 +55,13 @@ export interface RuntimeOptions {
   elicitation?: boolean;
   /** Where calls, queues, approvals and restarts are counted (default: not counted). */
   metrics?: GatewayMetrics;
+  /** Artifact plans and jobs, and the Session workspaces: with both, `artifact_download` is offered. */
+  artifacts?: ArtifactStore;
+  workspace?: SessionWorkspace;
+  /** How downloads reach file servers: the fetch to use, and loopback mirrors of public origins (tests, offline runs). */
+  downloads?: { fetch?: typeof globalThis.fetch; mirrors?: Record<string, string> };
+  /** More native tools (paper_extract_pdf), audited by the broker like artifact_download. */
+  nativeTools?: readonly NativeTool[];
 }
 
 export interface GatewayRuntime {
@@ -67,6 +76,9 @@ export interface GatewayRuntime {
   permissionGate: PermissionGate;
   /** The scrubber every exit applies (the admin API's responses too). */
   secrets: SecretScrubber;
+  /** artifact_download's service (plans, jobs, cancel, retry), when storage has artifacts and a workspace. */
+  artifactDownloads?: ArtifactDownloads;
+  workspace?: SessionWorkspace;
   close(): Promise<void>;
 }
 
@@ -106,7 +118,9 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
   const limiters = new SourceLimiters(options.clock);
   metrics.collectLimiters(() => limiters.states());
-  const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters });
+  const artifactDownloads = await createArtifactDownloads(options, { registry, limiters, permissionGate, events });
+  const nativeTools = [...(artifactDownloads ? [artifactDownloadTool(artifactDownloads)] : []), ...(options.nativeTools ?? [])];
+  const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters, nativeTools });
   const customServers = new CustomServers({
     ...options, ...options.custom, registry, broker, selection, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
   });
@@ -117,15 +131,37 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     broker,
     downstream: {
       registry, broker, sessions, newId: options.newId, log: options.log, version: options.version, clock,
-      permissionGate, elicitation: options.elicitation !== false, connectors: selection,
+      permissionGate, elicitation: options.elicitation !== false, connectors: selection, events,
+      ...(options.workspace ? { workspace: options.workspace } : {}),
     },
     selection,
     customServers,
     events,
     permissionGate,
     secrets: options.secrets,
+    ...(artifactDownloads ? { artifactDownloads } : {}),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
     close: () => registry.close(),
   };
+}
+
+/**
+ * artifact_download's service, when storage has the artifact store and a workspace. Jobs a stopped
+ * gateway left unfinished are marked failed (with the reason and the bytes kept) before serving.
+ */
+async function createArtifactDownloads(
+  options: RuntimeOptions,
+  parts: { registry: SourceRegistry; limiters: SourceLimiters; permissionGate: PermissionGate; events: EventHub },
+): Promise<ArtifactDownloads | undefined> {
+  if (!options.artifacts || !options.workspace) return undefined;
+  const mirrors = options.downloads?.mirrors ?? {};
+  const downloads = new ArtifactDownloads({
+    ...options, ...parts, store: options.artifacts, workspace: options.workspace, random: Math.random,
+    fetch: options.downloads?.fetch ?? globalThis.fetch, physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
+  });
+  const interrupted = await downloads.failInterrupted();
+  if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');
+  return downloads;
 }
 
 /** The manifest with config's limit overrides applied (unknown source ids are ignored). */

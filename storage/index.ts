@@ -8,6 +8,9 @@ export { PermissionRepository } from './permissionRepository.js';
 export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
 export {
-  openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas,
+  openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas, MemoryArtifactStore,
 } from './memory/index.js';
 export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';
+export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorkspace.js';
+export { checkWorkspacePath, numberedPath, PART_SUFFIX } from './workspacePaths.js';
+export { ArtifactRepository } from './artifactRepository.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { CustomServerStore, Logger, Storage } from '../gateway/core/index.js';
+import { ArtifactRepository } from './artifactRepository.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
@@ -33,6 +34,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     cas: new FileCas(join(options.dataDir, 'cas')),
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
+    artifacts: new ArtifactRepository(database),
     customServerStore,
     close: () => database.close(),
   };

@@ -13,6 +13,8 @@ export interface AuditFacts {
   queued: boolean;
   sizeBytes: number | null;
   authorizationId: string | null;
+  /** A native tool's name, and the source its work concerned once known (artifact_download: the candidate's). */
+  native: { toolId: string; sourceId: string | null } | null;
 }
 
 /**
@@ -22,11 +24,21 @@ export interface AuditFacts {
  */
 export class AuditTrail {
   private readonly state: AuditFacts = {
-    tool: null, attempts: 0, cacheHit: false, cacheMiss: false, queueWaitMs: 0, queued: false, sizeBytes: null, authorizationId: null,
+    tool: null, attempts: 0, cacheHit: false, cacheMiss: false, queueWaitMs: 0, queued: false, sizeBytes: null, authorizationId: null, native: null,
   };
 
   resolved(tool: GovernedTool): void {
     this.state.tool = tool;
+  }
+
+  /** The call is a native tool's. */
+  native(toolId: string): void {
+    this.state.native = { toolId, sourceId: null };
+  }
+
+  /** The native tool's work concerns this source (the Invocation row and metrics name it). */
+  nativeSource(sourceId: string): void {
+    if (this.state.native) this.state.native = { ...this.state.native, sourceId };
   }
 
   /** One attempt against the upstream started. */
@@ -57,15 +69,15 @@ export class AuditTrail {
 
   /** A copy of the facts so far. */
   facts(): AuditFacts {
-    return { ...this.state };
+    return { ...this.state, native: this.state.native && { ...this.state.native } };
   }
 }
 
 /** What the metrics count of a call that ended with `errorCode` (or ok): catalog names only. */
 export function callEndingOf(facts: AuditFacts, errorCode?: string): CallEnding {
   return {
-    sourceId: facts.tool?.sourceId ?? null,
-    toolId: facts.tool?.toolId ?? null,
+    sourceId: facts.tool?.sourceId ?? facts.native?.sourceId ?? null,
+    toolId: facts.tool?.toolId ?? facts.native?.toolId ?? null,
     outcome: errorCode ?? 'ok',
     queueWaitMs: facts.queued ? facts.queueWaitMs : null,
     cache: facts.cacheHit ? 'hit' : facts.cacheMiss ? 'miss' : null,

@@ -8,13 +8,16 @@ import { callUpstream } from './stages/callUpstream.js';
 import { withAudit } from './stages/withAudit.js';
 import { withCache, type CacheOptions } from './stages/withCache.js';
 import { withLimit } from './stages/withLimit.js';
+import { withNativeTools } from './stages/withNativeTools.js';
 import { withNormalize } from './stages/withNormalize.js';
 import { withPermission } from './stages/withPermission.js';
 import { withResolve } from './stages/withResolve.js';
 import { withRetry } from './stages/withRetry.js';
 import { withSizeLimit } from './stages/withSizeLimit.js';
 import { withValidation } from './stages/withValidation.js';
+import { toListedNativeTool, type NativeTool, type NativeToolResult } from './nativeTool.js';
 import { compose, type Handler, type ToolOutcome, type ToolRequest } from './toolCall.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** Everything the broker's stages are built from; every service is required. */
 export interface BrokerDeps {
@@ -36,28 +39,36 @@ export interface BrokerDeps {
   /** Counts every call's ending (calls, queue wait, cache hits and misses). */
   metrics: GatewayMetrics;
   cache?: CacheOptions;
+  /** The gateway's own tools (artifact_download, …), audited like every call (default none). */
+  nativeTools?: readonly NativeTool[];
 }
+
+/** What a call answers: a source's normalized result, or a native tool's structured result. */
+export type BrokerOutcome = (ToolOutcome & { result: McpToolResult; native?: undefined }) | (ToolOutcome & { native: NativeToolResult; result?: undefined });
 
 /** The only way to reach an upstream: every governed call goes through `call`. */
 export interface Broker {
-  call(request: ToolRequest): Promise<ToolOutcome & { result: McpToolResult }>;
+  call(request: ToolRequest): Promise<BrokerOutcome>;
+  /** The native tools, as tools/list shows them. */
+  nativeTools(): Tool[];
   /** Running and queued calls of a source's limiter. */
   limiterState(sourceId: string): LimiterState;
 }
 
 /**
  * The pipeline, outermost first (house style §2): each entry is a stage factory given the broker's
- * deps. `pipeline.test.ts` pins these functions and their order. The first two turn the agent's
- * request into a resolved call; the others all see that immutable resolved call.
+ * deps. `pipeline.test.ts` pins these functions and their order. The first three turn the agent's
+ * request into a resolved call (or run a native tool, which governs its own work); the others all
+ * see that immutable resolved call.
  */
 export const PIPELINE = [
-  withAudit, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
+  withAudit, withNativeTools, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
 ] as const;
 
 /** Builds the handler every call runs through, ending in `callUpstream`. */
 function buildPipeline(deps: BrokerDeps): Handler<ToolRequest> {
-  const [audit, resolve, ...governed] = PIPELINE;
-  return audit(deps)(resolve(deps)(compose(governed.map((stage) => stage(deps)), callUpstream())));
+  const [audit, native, resolve, ...governed] = PIPELINE;
+  return audit(deps)(native(deps)(resolve(deps)(compose(governed.map((stage) => stage(deps)), callUpstream()))));
 }
 
 export function createBroker(deps: BrokerDeps): Broker {
@@ -65,8 +76,9 @@ export function createBroker(deps: BrokerDeps): Broker {
   return {
     call: async (request) => {
       const outcome = await handler(request);
-      return { ...outcome, result: outcome.result! };
+      return outcome.native ? { ...outcome, native: outcome.native, result: undefined } : { ...outcome, result: outcome.result!, native: undefined };
     },
+    nativeTools: () => (deps.nativeTools ?? []).map(toListedNativeTool),
     limiterState: (sourceId) => deps.limiters.stateOf(sourceId, deps.registry.get(sourceId)?.manifest.limits.limitGroup),
   };
 }

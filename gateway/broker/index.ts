@@ -1,4 +1,6 @@
-export { PIPELINE, createBroker, type Broker, type BrokerDeps } from './createBroker.js';
+export { PIPELINE, createBroker, type Broker, type BrokerDeps, type BrokerOutcome } from './createBroker.js';
+export { compileNativeTools, toListedNativeTool, type NativeCall, type NativeTool, type NativeToolResult } from './nativeTool.js';
+export { withNativeTools } from './stages/withNativeTools.js';
 export { compose, type AuditedRequest, type Handler, type ResolvedCall, type Stage, type ToolOutcome, type ToolRequest } from './toolCall.js';
 export { AuditTrail, type AuditFacts } from './auditTrail.js';
 export { verifyEnvelope } from './envelopeValidator.js';

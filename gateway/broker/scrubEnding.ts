@@ -3,6 +3,11 @@ import type { ToolOutcome } from './toolCall.js';
 
 /** The outcome with secrets replaced; the raw answer is rescanned only when the result held one (custom results copy it). */
 export function scrubbedOutcome(secrets: SecretScrubber, outcome: ToolOutcome): ToolOutcome {
+  if (outcome.native) {
+    const text = JSON.stringify(outcome.native);
+    const scrubbed = secrets.scrub(text);
+    return scrubbed === text ? outcome : { ...outcome, native: JSON.parse(scrubbed) as ToolOutcome['native'] };
+  }
   if (!outcome.result) throw new Error('the pipeline returned no normalized result');
   const text = JSON.stringify(outcome.result);
   const scrubbed = secrets.scrub(text);

@@ -49,6 +49,8 @@ export interface ToolOutcome {
   sizeBytes?: number;
   /** The tool that answered, once `withResolve` has run. */
   tool?: GovernedTool;
+  /** A native tool's structured result (then `result` is absent). */
+  native?: Record<string, unknown>;
 }
 
 export type Handler<Call = ResolvedCall> = (call: Call) => Promise<ToolOutcome>;

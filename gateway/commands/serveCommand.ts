@@ -10,7 +10,7 @@ import {
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
-import { adminAppFor, createLogger, createRuntime, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
@@ -37,6 +37,8 @@ export interface ServeConfig {
   sessionLimits?: SessionLimits;
   /** Let custom http/sse servers use private address ranges (`--allow-private-urls`; default false). */
   allowPrivateUrls?: boolean;
+  /** Loopback mirrors of public download origins (`--download-mirrors`; tests and offline runs). */
+  downloadMirrors?: Record<string, string>;
 }
 
 export interface RunningGateway {
@@ -122,6 +124,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     ...permissionFlags(flags),
     sessionLimits: { idleTimeoutMs: Number(flags.sessionIdleTimeout ?? 1800) * 1000, maxSessions: Number(flags.maxSessions ?? 1000) },
     allowPrivateUrls: flags.allowPrivateUrls === true,
+    downloadMirrors: downloadMirrorsFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

@@ -7,7 +7,7 @@ import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
-import { ProcessGroupFiles, type openStorage } from '../../storage/index.js';
+import { FileWorkspace, ProcessGroupFiles, type openStorage } from '../../storage/index.js';
 import {
   SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
@@ -30,6 +30,10 @@ export interface RuntimeConfig {
   approvalTimeoutMs?: number;
   elicitation?: boolean;
   clock?: Clock;
+  /** The data directory: with it, the Session workspaces live in `<dataDir>/workspaces` and artifact_download is offered. */
+  dataDir?: string;
+  /** Loopback mirrors of public download origins (`--download-mirrors`; tests and offline runs). */
+  downloadMirrors?: Record<string, string>;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -99,6 +103,8 @@ export async function createRuntime(
     custom: { store: storage.customServerStore, environment: config.env, urlPolicy },
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
     ...(config.extraSources ? { extraSources: config.extraSources } : {}),
+    ...(config.dataDir ? { workspace: new FileWorkspace(config.dataDir) } : {}),
+    downloads: { ...(config.fetch ? { fetch: config.fetch } : {}), ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
@@ -118,6 +124,8 @@ export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, tok
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
     customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
+    ...(runtime.artifactDownloads ? { artifactDownloads: runtime.artifactDownloads } : {}),
+    ...(runtime.workspace ? { workspace: runtime.workspace } : {}),
   });
 }
 
@@ -133,6 +141,14 @@ export function listen(server: HttpServer, host: string, port: number, portFlag 
     });
     server.listen(port, host, () => resolveListen());
   });
+}
+
+/** `--download-mirrors`: a JSON object of public origin → loopback origin. */
+export function downloadMirrorsFlag(flags: FlagValues): Record<string, string> {
+  const parsed: unknown = JSON.parse(String(flags.downloadMirrors ?? '{}'));
+  const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string');
+  if (!valid) throw new UsageError('--download-mirrors (SCIGATE_DOWNLOAD_MIRRORS) must be a JSON object of origin → loopback URL strings.');
+  return parsed as Record<string, string>;
 }
 
 /** `--approval-timeout` (seconds) and `--elicitation on|off`. */

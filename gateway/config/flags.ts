@@ -24,6 +24,7 @@ export const FLAGS = {
   sessionIdleTimeout: { name: 'session-idle-timeout', env: 'SCIGATE_SESSION_IDLE_TIMEOUT', kind: 'seconds', default: '1800', help: 'seconds an MCP session may stay without any request before it is closed and ended' },
   maxSessions: { name: 'max-sessions', env: 'SCIGATE_MAX_SESSIONS', kind: 'count', default: '1000', help: 'most open MCP sessions; a new one closes the longest-idle session' },
   allowPrivateUrls: { name: 'allow-private-urls', env: 'SCIGATE_ALLOW_PRIVATE_URLS', kind: 'boolean', default: 'false', help: 'let custom http/sse servers use private addresses (10/8, 172.16/12, 192.168/16, fc00::/7); loopback is always allowed' },
+  downloadMirrors: { name: 'download-mirrors', env: 'SCIGATE_DOWNLOAD_MIRRORS', kind: 'json', default: '{}', help: 'fetch artifact downloads of these public origins from loopback mirrors (tests, offline runs) as JSON, e.g. {"https://arxiv.org":"http://127.0.0.1:8123"}; every check still applies to the public URL' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -31,8 +32,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };

@@ -32,3 +32,9 @@ export { SecretScrubber, REDACTED, MIN_SECRET_CHARS } from './secretScrubber.js'
 export type { ScrubbingStream } from './secretScrubber.js';
 export { scrubbingLogger } from './scrubbingLogger.js';
 export { BoundedLineReader, type LineSink } from './boundedLineReader.js';
+export type {
+  ArtifactPlanPatch, ArtifactPlanRecord, ArtifactPlanStatus, DownloadJobPatch, DownloadJobRecord, DownloadJobState, PlannedCandidate,
+} from './artifactRecords.js';
+export { TERMINAL_JOB_STATES } from './artifactRecords.js';
+export type { ArtifactStore, PartialFile, SessionWorkspace, WorkspaceFile } from './artifactPorts.js';
+export { workspaceResourceUri, parseWorkspaceResourceUri } from './workspaceUris.js';

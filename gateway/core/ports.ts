@@ -1,4 +1,5 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
+import type { ArtifactStore } from './artifactPorts.js';
 import type {
   ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
   PermissionRequestStatus, ProjectRecord, SessionRecord,
@@ -75,6 +76,8 @@ export interface Storage {
   permissions: PermissionStore;
   projects: ProjectStore;
   settings: SettingsStore;
+  /** Artifact plans and download jobs. */
+  artifacts: ArtifactStore;
   /** Writes a checkpoint and releases files. */
   close(): Promise<void>;
 }

@@ -48,7 +48,7 @@ export async function inspectTool(deps: InspectDeps, serverId: string, request: 
       signal,
       allowedSourceIds: [serverId],
     });
-    return { ok: true, durationMs: deps.clock.now() - startedAt, invocationId, raw: outcome.raw, normalized: outcome.result, error: null };
+    return { ok: true, durationMs: deps.clock.now() - startedAt, invocationId, raw: outcome.raw, normalized: outcome.result ?? null, error: null };
   } catch (error) {
     const wire = GatewayError.from(error).toJSON();
     return { ok: false, durationMs: deps.clock.now() - startedAt, invocationId, raw: null, normalized: null, error: wire };

@@ -1,13 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createSessionServer, type SessionHandlersFactory, type SessionRequestExtra } from '../front/index.js';
-import { GatewayError, type ConnectorSelectionReader, type Logger, type NewId, type SessionRecord, type SessionStore } from '../core/index.js';
+import { GatewayError, type ConnectorSelectionReader, type EventHub, type Logger, type NewId, type SessionRecord, type SessionStore, type SessionWorkspace } from '../core/index.js';
 import type { Broker, ToolRequest } from '../broker/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import { isSourceSelected } from '../selection/index.js';
-import { failureResult, successResult, toListedTool } from './toolResults.js';
+import { failureResult, nativeSuccessResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
 import { clientApprover } from './clientApprover.js';
+import { workspaceResources } from './workspaceResources.js';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -22,6 +24,9 @@ export interface DownstreamDeps {
   elicitation?: boolean;
   /** The Session's effective connector selection (Session → Project → global); the broker decides calls by it too. */
   connectors: ConnectorSelectionReader;
+  /** The Session workspaces, served as MCP resources (with `events` telling when a file lands). */
+  workspace?: SessionWorkspace;
+  events?: EventHub;
 }
 
 /**
@@ -44,20 +49,34 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
+    const files = deps.workspace ? workspaceResources({ workspace: deps.workspace, ...(deps.events ? { events: deps.events } : {}) }, sessionId) : undefined;
+    const unsubscribeFiles = files?.onChange(() => void server.sendResourceListChanged().catch(() => {}));
     return {
       listTools: async () => {
         await deps.registry.settled();
         const current = await session();
         const selected = await deps.connectors.effective(current);
         const tools = deps.registry.tools().filter((t) => isSourceSelected(selected, t.sourceId));
-        return { tools: tools.map(toListedTool) };
+        return { tools: [...tools.map(toListedTool), ...deps.broker.nativeTools()] };
       },
       callTool: (request, extra) => callTool({ deps, server, session }, request, extra),
       closed: () => {
         unsubscribe();
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
+        unsubscribeFiles?.();
       },
+      ...(files
+        ? {
+            listResources: () => files.list(),
+            // A GatewayError becomes a JSON-RPC error the client can read (resources have no isError result).
+            readResource: (uri: string) =>
+              files.read(uri).catch((error: unknown) => {
+                const e = GatewayError.from(error);
+                throw new McpError(e.code === 'not_found' || e.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
+              }),
+          }
+        : {}),
     };
   };
 }
@@ -90,6 +109,7 @@ async function callTool({ deps, server, session }: CallContext, request: CallToo
     };
     await deps.registry.settled();
     const outcome = await deps.broker.call(call);
+    if (outcome.native) return nativeSuccessResult(outcome.native, invocationId);
     // Custom (generic) tools pass the upstream's own content blocks (images, resources) through.
     const generic = outcome.tool?.envelope === 'generic';
     return successResult(outcome.result, invocationId, generic ? outcome.raw.content : undefined);

@@ -4,3 +4,4 @@ export { requireBearer, requireAllowedHost, jsonBody, secretsEqual, LOOPBACK_HOS
 export { httpStatusOf, httpErrorBody, sendHttpError, fromHttpError } from './httpErrors.js';
 export { requestLog } from './requestLog.js';
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './liveSessions.js';
+export { workspaceResources, MAX_READ_BYTES, type WorkspaceResources } from './workspaceResources.js';

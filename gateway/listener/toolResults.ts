@@ -29,6 +29,12 @@ export function successResult(result: McpToolResult, invocationId: string, passt
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
+/** A native tool's success: its structured result plus invocationId, also as one text block. */
+export function nativeSuccessResult(result: Record<string, unknown>, invocationId: string): CallToolResult {
+  const structured = { ...result, invocationId };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
 /** Failure: `isError` with the structured error and the invocationId (never a stack). */
 export function failureResult(error: GatewayError, invocationId: string): CallToolResult {
   const structured = { error: error.toJSON(), invocationId };

@@ -1,4 +1,5 @@
 import type { Storage } from '../../gateway/core/index.js';
+import { MemoryArtifactStore } from './memoryArtifactStore.js';
 import { MemoryCas } from './memoryCas.js';
 import { MemoryInvocationStore } from './memoryInvocationStore.js';
 import { MemoryPermissionStore } from './memoryPermissionStore.js';
@@ -15,6 +16,7 @@ export function openMemoryStorage(): Storage {
     projects: new MemoryProjectStore(),
     settings: new MemorySettingsStore(),
     cas: new MemoryCas(),
+    artifacts: new MemoryArtifactStore(),
     close: async () => {},
   };
 }

@@ -34,7 +34,7 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
     let outcome: ToolOutcome | undefined;
     try {
       outcome = scrubbedOutcome(deps.secrets, await next(audited));
-      ending = { result: outcome.result };
+      ending = { result: outcome.result ?? outcome.native };
     } catch (thrown) {
       const error = scrubbedError(deps.secrets, GatewayError.from(thrown));
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
@@ -95,8 +95,8 @@ async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, 
     id: call.invocationId,
     sessionId: call.session.id,
     projectId: call.session.projectId,
-    sourceId: facts.tool?.sourceId ?? null,
-    toolId: facts.tool?.toolId ?? null,
+    sourceId: facts.tool?.sourceId ?? facts.native?.sourceId ?? null,
+    toolId: facts.tool?.toolId ?? facts.native?.toolId ?? null,
     toolName: call.toolName.slice(0, 200),
     origin: call.origin,
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PIPELINE, compose, withAudit, withCache, withLimit, withNormalize, withPermission, withResolve, withRetry, withSizeLimit,
+  PIPELINE, compose, withAudit, withNativeTools, withCache, withLimit, withNormalize, withPermission, withResolve, withRetry, withSizeLimit,
   withValidation, type Stage,
 } from '../../../gateway/broker/index.js';
 import { newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
@@ -9,10 +9,10 @@ describe('the broker pipeline', () => {
   it('runs these stage functions in the order of house style §2, outermost first', () => {
     // Pinned by identity, not by name: swapping two stages (or wrapping one under another's name) fails here.
     expect([...PIPELINE]).toEqual([
-      withAudit, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
+      withAudit, withNativeTools, withResolve, withValidation, withPermission, withCache, withRetry, withLimit, withSizeLimit, withNormalize,
     ]);
     expect(PIPELINE.map((stage) => stage.name)).toEqual([
-      'withAudit', 'withResolve', 'withValidation', 'withPermission', 'withCache', 'withRetry', 'withLimit', 'withSizeLimit', 'withNormalize',
+      'withAudit', 'withNativeTools', 'withResolve', 'withValidation', 'withPermission', 'withCache', 'withRetry', 'withLimit', 'withSizeLimit', 'withNormalize',
     ]);
   });
 

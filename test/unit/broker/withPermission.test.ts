@@ -105,7 +105,7 @@ describe('the broker with permissions (fake clock)', () => {
     await until(() => b.source.calls.length === 1);
     b.clock.advance(50_000);
     const outcome = await running;
-    expect(outcome.result.data).toMatchObject({ content: [{ type: 'text', text: 'saved: slow' }] });
+    expect(outcome.result?.data).toMatchObject({ content: [{ type: 'text', text: 'saved: slow' }] });
     expect(b.invocations.rows[0]).toMatchObject({ status: 'ok', authorizationId: b.store.authorizations[0]!.id });
     // The call took 10 min 50 s of wall time against a 60 s tool timeout: the human's 10 minutes were not charged.
     expect(b.invocations.rows[0]!.durationMs).toBe(10 * 60_000 + 50_000);

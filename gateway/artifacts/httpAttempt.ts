@@ -1,0 +1,167 @@
+import { GatewayError, type PartialFile } from '../core/index.js';
+import { checkDownloadUrl, type PhysicalUrl } from './downloadUrls.js';
+import type { FileHashes } from './fileHashes.js';
+
+/** Longest chain of redirects one attempt follows (each hop re-checked). */
+export const MAX_REDIRECTS = 5;
+/** Progress is reported at most this often in bytes (and at every 1 % of a known size). */
+const PROGRESS_EVERY_BYTES = 1 << 20;
+
+export interface AttemptInput {
+  url: URL;
+  allowedDomains: readonly string[];
+  maxBytes: number;
+  fetch: typeof globalThis.fetch;
+  physicalUrl: PhysicalUrl;
+  part: PartialFile;
+  hashes: FileHashes;
+  signal: AbortSignal;
+  /** Called on every chunk (the stall watchdog) and for throttled progress. */
+  onBytes(bytesDone: number, totalBytes: number | null, report: boolean): void;
+}
+
+/** What one attempt learned: the total size when the server told it. */
+export interface AttemptResult {
+  totalBytes: number | null;
+}
+
+/**
+ * One HTTP attempt: follows redirects by hand (each hop must stay https on an allowed domain, or
+ * the off-list host is never contacted), asks for the missing bytes with Range when the part file
+ * has some, and streams the body into the part file one chunk at a time. Throws a GatewayError:
+ * retryable for what another attempt may fix (429, 5xx, a dropped connection), final otherwise.
+ */
+export async function httpAttempt(input: AttemptInput): Promise<AttemptResult> {
+  let url = input.url;
+  for (let hop = 0; ; hop++) {
+    const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': 'scigate' };
+    if (input.part.sizeBytes > 0) headers.range = `bytes=${input.part.sizeBytes}-`;
+    const response = await input.fetch(input.physicalUrl(url), { redirect: 'manual', headers, signal: input.signal }).catch((error: unknown) => {
+      throw dropped(input, error);
+    });
+    if (response.status >= 300 && response.status < 400 && response.status !== 304) {
+      await response.body?.cancel().catch(() => {});
+      const location = response.headers.get('location');
+      if (!location) throw new GatewayError('upstream_error', `The server answered ${response.status} without a Location; the download was stopped.`);
+      if (hop >= MAX_REDIRECTS) throw new GatewayError('upstream_error', `More than ${MAX_REDIRECTS} redirects; the download was stopped.`);
+      url = checkDownloadUrl(new URL(location, url).href, input.allowedDomains, 'redirect target');
+      continue;
+    }
+    return readResponse(input, response);
+  }
+}
+
+async function readResponse(input: AttemptInput, response: Response): Promise<AttemptResult> {
+  const { part, hashes } = input;
+  if (response.status === 416) return rangeNotSatisfiable(input, response);
+  if (response.status !== 200 && response.status !== 206) {
+    await response.body?.cancel().catch(() => {});
+    throw statusError(response);
+  }
+  let totalBytes = numberOr(response.headers.get('content-length'));
+  if (response.status === 206) {
+    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+    if (!range || Number(range[1]) !== part.sizeBytes) {
+      await response.body?.cancel().catch(() => {});
+      await startOver(part, hashes);
+      throw new GatewayError('upstream_error', 'The server sent another range than asked for; starting over.', { retryable: true });
+    }
+    totalBytes = range[3] === '*' ? null : Number(range[3]);
+  } else if (part.sizeBytes > 0) {
+    // 200 to a Range request: the server sends the whole file, so the part file starts over.
+    await startOver(part, hashes);
+  }
+  if (totalBytes !== null && totalBytes > input.maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
+  }
+  await streamBody(input, response, totalBytes);
+  if (totalBytes !== null && part.sizeBytes < totalBytes) {
+    throw new GatewayError('upstream_unavailable', `The connection ended at ${part.sizeBytes} of ${totalBytes} bytes; resuming.`, { retryable: true });
+  }
+  return { totalBytes: totalBytes ?? part.sizeBytes };
+}
+
+async function streamBody(input: AttemptInput, response: Response, totalBytes: number | null): Promise<void> {
+  const { part, hashes } = input;
+  if (!response.body) return;
+  let reported = part.sizeBytes;
+  const step = Math.max(PROGRESS_EVERY_BYTES, totalBytes ? Math.floor(totalBytes / 100) : 0);
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        throw dropped(input, error);
+      });
+      if (done) break;
+      if (part.sizeBytes + value.byteLength > input.maxBytes) {
+        throw tooLarge(input.maxBytes, `the server sent more than that (at ${part.sizeBytes + value.byteLength} bytes)`);
+      }
+      await part.write(value);
+      hashes.update(value);
+      const report = part.sizeBytes - reported >= step;
+      if (report) reported = part.sizeBytes;
+      input.onBytes(part.sizeBytes, totalBytes, report);
+    }
+  } finally {
+    reader.releaseLock();
+    await response.body.cancel().catch(() => {});
+  }
+  input.onBytes(part.sizeBytes, totalBytes, true);
+}
+
+async function rangeNotSatisfiable(input: AttemptInput, response: Response): Promise<AttemptResult> {
+  await response.body?.cancel().catch(() => {});
+  const total = /^bytes \*\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+  // The part file already holds every byte (the connection broke after the last one).
+  if (total && Number(total[1]) === input.part.sizeBytes && input.part.sizeBytes > 0) return { totalBytes: input.part.sizeBytes };
+  await startOver(input.part, input.hashes);
+  throw new GatewayError('upstream_error', 'The server refused the range of the partial file; starting over.', { retryable: true });
+}
+
+async function startOver(part: PartialFile, hashes: FileHashes): Promise<void> {
+  await part.truncate(0);
+  hashes.reset();
+}
+
+function statusError(response: Response): GatewayError {
+  const status = response.status;
+  if (status === 429 || status === 503 || status >= 500) {
+    const retryAfterMs = retryAfterMsOf(response.headers.get('retry-after'));
+    return new GatewayError(status === 429 ? 'rate_limited' : 'upstream_unavailable', `The file server answered ${status}; retrying.`, {
+      retryable: true,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  if (status === 404 || status === 410) {
+    return new GatewayError('not_found', `The file server answered ${status}: the file is gone. Search again for a current candidate.`);
+  }
+  return new GatewayError('upstream_error', `The file server answered ${status}; the download was stopped.`);
+}
+
+/** Retry-After as seconds or an HTTP date, in ms. */
+export function retryAfterMsOf(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function dropped(input: AttemptInput, error: unknown): GatewayError {
+  if (input.signal.aborted && input.signal.reason instanceof GatewayError) return input.signal.reason;
+  if (input.signal.aborted) return new GatewayError('cancelled', 'The download was cancelled.');
+  return new GatewayError('upstream_unavailable', `The connection to the file server broke at ${input.part.sizeBytes} bytes; resuming.`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
+function tooLarge(maxBytes: number, why: string): GatewayError {
+  return new GatewayError('response_too_large', `The file is over the download limit of ${maxBytes} bytes (${why}); it was discarded.`, {
+    details: { reason: 'size_limit', maxBytes },
+  });
+}
+
+function numberOr(text: string | null): number | null {
+  return text !== null && /^\d+$/.test(text) ? Number(text) : null;
+}

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mirroredUrl, runDownload, type DownloadEnvironment, type DownloadObserver } from '../../../gateway/artifacts/index.js';
+import { systemClock } from '../../../gateway/core/index.js';
+import { FileWorkspace } from '../../../storage/index.js';
+import { startFileServer, syntheticBytes, type FileServer } from '../../fixtures/fileServer.js';
+
+const PUBLIC = 'https://files.example.org';
+const ALLOWED = ['files.example.org'];
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('the download engine against a loopback file server', () => {
+  let server: FileServer;
+  let offList: FileServer;
+  let dataDir: string;
+  let workspace: FileWorkspace;
+  let states: string[];
+  let slots: number;
+  beforeEach(async () => {
+    server = await startFileServer();
+    offList = await startFileServer();
+    dataDir = await mkdtemp(join(tmpdir(), 'scigate-dl-'));
+    workspace = new FileWorkspace(dataDir);
+    states = [];
+    slots = 0;
+  });
+  afterEach(async () => {
+    await server.close();
+    await offList.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const env = (): DownloadEnvironment => ({
+    fetch: globalThis.fetch,
+    clock: systemClock,
+    random: () => 0,
+    physicalUrl: mirroredUrl({ [PUBLIC]: server.origin, 'https://evil.example': offList.origin }),
+    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 50 },
+    stallTimeoutMs: 30_000,
+    slot: async () => {
+      slots += 1;
+      return () => {};
+    },
+  });
+  const observer: DownloadObserver = {
+    transition: async (state) => void states.push(state),
+    progress: () => {},
+  };
+  const download = async (path: string, extra: { maxBytes?: number; checksum?: { algorithm: 'sha256' | 'md5' | 'sha1'; value: string } } = {}) => {
+    const part = await workspace.openPartial('ses_1', 'out.bin');
+    try {
+      return await runDownload(
+        { url: `${PUBLIC}${path}`, allowedDomains: ALLOWED, maxBytes: extra.maxBytes ?? 10_000_000, ...(extra.checksum ? { checksum: extra.checksum } : {}) },
+        part, env(), observer, new AbortController().signal,
+      );
+    } finally {
+      await part.close();
+    }
+  };
+  const partBytes = () => readFile(join(dataDir, 'workspaces/ses_1/out.bin.part'));
+
+  it('resumes a connection dropped at 40 % with a Range request, and the sha256 matches', async () => {
+    const body = syntheticBytes(0, 1_000_000);
+    server.serve('/paper.pdf', { body, dropAt: 400_000 });
+    const outcome = await download('/paper.pdf');
+    expect(outcome).toMatchObject({ sizeBytes: body.length, sha256: sha256(body) });
+    expect(server.requests.map((r) => [r.range, r.status])).toEqual([[null, 200], ['bytes=400000-', 206]]);
+    expect(sha256(await partBytes())).toBe(sha256(body));
+    expect(states).toEqual(['running', 'retrying', 'running', 'verifying']);
+    expect(slots).toBe(2);
+  });
+
+  it('resumes from a part file left by an earlier run, re-hashing what is there', async () => {
+    const body = syntheticBytes(0, 300_000);
+    const part = await workspace.openPartial('ses_1', 'out.bin');
+    await part.write(body.subarray(0, 120_000));
+    await part.close();
+    server.serve('/f', { body });
+    const outcome = await download('/f');
+    expect(outcome.sha256).toBe(sha256(body));
+    expect(server.requests.map((r) => r.range)).toEqual(['bytes=120000-']);
+  });
+
+  it('starts over when the server ignores the Range', async () => {
+    const body = syntheticBytes(0, 200_000);
+    const part = await workspace.openPartial('ses_1', 'out.bin');
+    await part.write(Buffer.from('garbage that is not the file'));
+    await part.close();
+    server.serve('/f', { body, ignoreRange: true });
+    expect((await download('/f')).sha256).toBe(sha256(body));
+    expect((await partBytes()).equals(body)).toBe(true);
+  });
+
+  it('follows a redirect inside the allowed domains, and stops at one off the list without contacting that host', async () => {
+    const body = Buffer.from('the real file');
+    server.serve('/moved', { body: Buffer.alloc(0), redirectTo: `${PUBLIC}/real` });
+    server.serve('/real', { body });
+    expect((await download('/moved')).sha256).toBe(sha256(body));
+    server.serve('/away', { body: Buffer.alloc(0), redirectTo: 'https://evil.example/steal' });
+    offList.serve('/steal', { body });
+    await expect(download('/away')).rejects.toMatchObject({ code: 'upstream_error', details: { reason: 'domain_not_allowed', host: 'evil.example' } });
+    server.serve('/plain', { body: Buffer.alloc(0), redirectTo: 'http://files.example.org/real' });
+    await expect(download('/plain')).rejects.toMatchObject({ details: { reason: 'not_https' } });
+    expect(offList.requests).toEqual([]);
+  });
+
+  it('stops a lying server at the size limit mid-stream', async () => {
+    server.serve('/liar', { body: syntheticBytes(0, 3_000_000), hideLength: true });
+    await expect(download('/liar', { maxBytes: 100_000 })).rejects.toMatchObject({ code: 'response_too_large', details: { reason: 'size_limit' } });
+    expect((await partBytes()).length).toBeLessThanOrEqual(100_000);
+    server.serve('/announced', { body: syntheticBytes(0, 300_000) });
+    await expect(download('/announced', { maxBytes: 100_000 })).rejects.toMatchObject({ code: 'response_too_large' });
+  });
+
+  it('verifies sha256, sha1 and md5 checksums and refuses a mismatch', async () => {
+    const body = Buffer.from('checksummed bytes');
+    server.serve('/c', { body });
+    for (const algorithm of ['sha256', 'sha1', 'md5'] as const) {
+      const value = createHash(algorithm).update(body).digest('hex');
+      await workspace.discardPartial('ses_1', 'out.bin');
+      expect((await download('/c', { checksum: { algorithm, value } })).sha256).toBe(sha256(body));
+    }
+    await workspace.discardPartial('ses_1', 'out.bin');
+    await expect(download('/c', { checksum: { algorithm: 'md5', value: '0'.repeat(32) } })).rejects.toMatchObject({
+      code: 'upstream_error', details: { reason: 'checksum_mismatch' },
+    });
+  });
+
+  it('retries 503 honouring Retry-After, and gives up on 404 at once', async () => {
+    const body = Buffer.from('eventually');
+    server.serve('/busy', { body, failFirst: { times: 2, status: 503, retryAfterSeconds: 0 } });
+    expect((await download('/busy')).attempts).toBe(3);
+    await workspace.discardPartial('ses_1', 'out.bin');
+    await expect(download('/missing')).rejects.toMatchObject({ code: 'not_found', attempts: 1 });
+    server.serve('/always', { body, failFirst: { times: 99, status: 500 } });
+    await expect(download('/always')).rejects.toMatchObject({ code: 'upstream_unavailable', attempts: 3 });
+  });
+
+  it('refuses a candidate URL that is not https on an allowed domain before any request', async () => {
+    const part = await workspace.openPartial('ses_1', 'out.bin');
+    for (const url of ['http://files.example.org/x', 'https://evil.example/x', 'not a url']) {
+      await expect(runDownload({ url, allowedDomains: ALLOWED, maxBytes: 10 }, part, env(), observer, new AbortController().signal)).rejects.toMatchObject({
+        code: 'upstream_error',
+      });
+    }
+    await part.close();
+    expect([...server.requests, ...offList.requests]).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileWorkspace } from '../../../storage/index.js';
+
+async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
+  for (const p of parts) yield Buffer.from(p);
+}
+
+describe('the Session workspace', () => {
+  let dataDir: string;
+  let outside: string;
+  let workspace: FileWorkspace;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'scigate-ws-'));
+    outside = await mkdtemp(join(tmpdir(), 'scigate-outside-'));
+    workspace = new FileWorkspace(dataDir);
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['absolute', '/etc/passwd'],
+    ['parent climb', '../other/x.pdf'],
+    ['parent climb inside', 'downloads/../../x.pdf'],
+    ['NUL', 'a\u0000b.pdf'],
+    ['hidden', '.ssh/authorized_keys'],
+    ['backslash', 'a\\..\\b'],
+    ['part suffix', 'paper.pdf.part'],
+    ['empty', ''],
+  ])('refuses a %s path with invalid_input naming destinationPath', async (_label, path) => {
+    expect(() => workspace.checkPath(path)).toThrow(expect.objectContaining({ code: 'invalid_input', details: { field: 'destinationPath' } }));
+    await expect(workspace.openPartial('ses_1', path)).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('creates the Session directory and its folders 0700, completes files 0400, and reads them back in ranges', async () => {
+    const file = await workspace.writeFile('ses_1', 'downloads/pdb/1abc.cif', chunks('hello ', 'world'), { maxBytes: 100 });
+    expect(file).toMatchObject({ path: 'downloads/pdb/1abc.cif', sizeBytes: 11 });
+    const base = join(dataDir, 'workspaces', 'ses_1');
+    for (const dir of [join(dataDir, 'workspaces'), base, join(base, 'downloads'), join(base, 'downloads/pdb')]) {
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    }
+    expect((await stat(join(base, 'downloads/pdb/1abc.cif'))).mode & 0o777).toBe(0o400);
+    expect((await workspace.read('ses_1', 'downloads/pdb/1abc.cif', { offset: 6, length: 100 })).toString()).toBe('world');
+    expect(await workspace.list('ses_1')).toEqual([expect.objectContaining({ path: 'downloads/pdb/1abc.cif', sizeBytes: 11 })]);
+    expect(await workspace.list('ses_other')).toEqual([]);
+  });
+
+  it('never overwrites a completed file, and gives a numbered name on a clash (partial files count)', async () => {
+    await workspace.writeFile('ses_1', 'paper.pdf', chunks('one'), { maxBytes: 100 });
+    await expect(workspace.writeFile('ses_1', 'paper.pdf', chunks('two'), { maxBytes: 100 })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await readFile(join(dataDir, 'workspaces/ses_1/paper.pdf'))).toString()).toBe('one');
+    expect(await workspace.freePath('ses_1', 'paper.pdf')).toBe('paper-1.pdf');
+    const part = await workspace.openPartial('ses_1', 'paper-1.pdf');
+    await part.close();
+    expect(await workspace.freePath('ses_1', 'paper.pdf')).toBe('paper-2.pdf');
+    expect(await workspace.freePath('ses_1', 'notes')).toBe('notes');
+  });
+
+  it('refuses a symlink escape on the real path when the file is opened, and creates nothing outside', async () => {
+    const base = join(dataDir, 'workspaces', 'ses_1');
+    await mkdir(base, { recursive: true });
+    await symlink(outside, join(base, 'escape'));
+    await expect(workspace.openPartial('ses_1', 'escape/x.pdf')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(workspace.openPartial('ses_1', 'escape/deeper/x.pdf')).rejects.toMatchObject({ code: 'invalid_input' });
+    await writeFile(join(outside, 'secret.txt'), 'secret');
+    await symlink(join(outside, 'secret.txt'), join(base, 'link.txt'));
+    await expect(workspace.read('ses_1', 'link.txt', { offset: 0, length: 10 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await symlink(join(outside, 'planted'), join(base, 'trap.pdf.part'));
+    await expect(workspace.openPartial('ses_1', 'trap.pdf')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(stat(join(outside, 'deeper'))).rejects.toThrow();
+    await expect(stat(join(outside, 'planted'))).rejects.toThrow();
+  });
+
+  it('a partial file resumes where it stopped, and a file over the size limit is discarded', async () => {
+    const first = await workspace.openPartial('ses_1', 'big.bin');
+    await first.write(Buffer.from('abc'));
+    await first.close();
+    expect(await workspace.partialSize('ses_1', 'big.bin')).toBe(3);
+    const again = await workspace.openPartial('ses_1', 'big.bin');
+    expect(again.sizeBytes).toBe(3);
+    const seen: Buffer[] = [];
+    for await (const chunk of again.existing()) seen.push(Buffer.from(chunk));
+    expect(Buffer.concat(seen).toString()).toBe('abc');
+    await again.write(Buffer.from('def'));
+    await again.close();
+    await workspace.commitPartial('ses_1', 'big.bin');
+    expect((await readFile(join(dataDir, 'workspaces/ses_1/big.bin'))).toString()).toBe('abcdef');
+    await expect(workspace.writeFile('ses_1', 'huge.bin', chunks('x'.repeat(50), 'y'.repeat(60)), { maxBytes: 100 })).rejects.toMatchObject({
+      code: 'request_too_large',
+    });
+    expect(await workspace.partialSize('ses_1', 'huge.bin')).toBeUndefined();
+    expect(await workspace.stat('ses_1', 'huge.bin')).toBeUndefined();
+  });
+});
