@@ -3,6 +3,7 @@ import { sessionRouteExists, showTabButton } from './featureRoute.js';
 import { sessionLabel } from './labels.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const ACTIVE = new Set(['running', 'retrying', 'verifying']);
 const STATE_TONE = { completed: 'ok', failed: 'bad', cancelled: 'idle', running: 'warn', retrying: 'warn', verifying: 'warn', queued: 'idle' };
 
 /**
@@ -13,6 +14,13 @@ const STATE_TONE = { completed: 'ok', failed: 'bad', cancelled: 'idle', running:
 export function createDownloadsPanel(ctx) {
   const root = document.getElementById('downloads');
   let available = false;
+  // Progress is persisted only at transitions: the live numbers come from download.progress events.
+  const live = new Map();
+  let timer = null;
+  const scheduleRefresh = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh().catch(() => {}), 150);
+  };
 
   async function draw() {
     const blocks = await Promise.all(ctx.sessions.map(async (session) => {
@@ -43,7 +51,8 @@ export function createDownloadsPanel(ctx) {
       entry.mcpInvocationId ? h('button', { type: 'button', class: 'small secondary', onclick: download }, `Download ${label}`) : null);
   }
 
-  function jobRow(job) {
+  function jobRow(persisted) {
+    const job = { ...persisted, ...(ACTIVE.has(persisted.state) ? live.get(persisted.id) : {}) };
     const label = job.destinationPath ?? job.id;
     const state = job.state;
     return h('li', { dataset: { jobId: job.id } }, h('strong', {}, label), ' ', badge('State', state, STATE_TONE[state] ?? 'idle'), ' ',
@@ -55,6 +64,7 @@ export function createDownloadsPanel(ctx) {
   }
 
   function moveBar({ jobId, bytesDone, totalBytes }) {
+    live.set(jobId, { bytesDone, totalBytes });
     const row = root.querySelector(`li[data-job-id="${CSS.escape(jobId)}"]`);
     if (!row) return false;
     const bar = row.querySelector('progress');
@@ -86,7 +96,9 @@ export function createDownloadsPanel(ctx) {
     onEvent(event) {
       if (!available) return;
       if (event.type === 'download.progress' && moveBar(event.data ?? {})) return;
-      if (/^(download|artifact)\./.test(event.type)) void refresh().catch(() => {});
+      // A transition's own numbers start over what the live map knew (a retry from scratch).
+      if (event.type === 'download.updated' && event.data?.id) live.set(event.data.id, { bytesDone: event.data.bytesDone, totalBytes: event.data.totalBytes });
+      if (/^(download|artifact)\./.test(event.type)) scheduleRefresh();
     },
   };
 }
