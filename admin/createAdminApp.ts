@@ -10,6 +10,7 @@ import { customServerRoutes, type CustomServerRoutesDeps } from './customServerR
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
 import { pageRoutes } from './pageRoutes.js';
 import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
+import { extractionRoutes, type ExtractionRoutesDeps } from './extractionRoutes.js';
 import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
@@ -28,6 +29,8 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   artifacts?: ArtifactRoutesDeps['artifacts'];
   artifactDownloads?: ArtifactRoutesDeps['artifactDownloads'];
   workspace?: UploadRoutesDeps['workspace'];
+  /** Extraction jobs: mounted when the runtime offers paper_extract_pdf. */
+  paperExtractions?: ExtractionRoutesDeps['paperExtractions'];
 }
 
 /** The admin HTTP surface: /healthz (no auth), the web page at /, /readyz and /api/* behind the bearer token. */
@@ -56,6 +59,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(catalogRoutes(deps));
   api.use(customServerRoutes(deps));
   if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
+  if (deps.paperExtractions) api.use(extractionRoutes({ ...deps, paperExtractions: deps.paperExtractions }));
   api.use(notFoundRoute);
   app.use('/api', api);
   app.use(pageRoutes());

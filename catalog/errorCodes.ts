@@ -14,6 +14,12 @@ export const ERROR_CODES = [
   'response_too_large',
   'request_too_large',
   'unsupported_media_type',
+  // paper_extract_pdf: the PDF needs a password, is damaged, has more pages than allowed, or its
+  // extraction outgrew the worker's heap or wall-clock limit.
+  'pdf_encrypted',
+  'pdf_corrupt',
+  'pdf_too_many_pages',
+  'extraction_limit',
   'cancelled',
   'auth_required',
   'insufficient_scope',

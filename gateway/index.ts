@@ -5,6 +5,9 @@ export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionReque
 export { workspaceResourceUri } from './core/index.js';
 export type { ArtifactStore, SessionWorkspace } from './core/index.js';
 export type { ArtifactDownloads } from './artifacts/index.js';
+export { DEFAULT_EXTRACTION_LIMITS, resolveExtractionLimits } from './extraction/index.js';
+export type { ExtractionLimits, PaperExtractions } from './extraction/index.js';
+export type { ExtractionStore } from './core/index.js';
 export { SourceRegistry } from './registry/index.js';
 export type { SourceEntry } from './registry/index.js';
 export type { Broker } from './broker/index.js';

@@ -8,7 +8,10 @@ import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from 
 import type { NativeTool } from './broker/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
-import { EventHub, type ArtifactStore, type PermissionStore, type SessionWorkspace } from './core/index.js';
+import { EventHub, type ArtifactStore, type ExtractionStore, type PermissionStore, type SessionWorkspace } from './core/index.js';
+import {
+  PaperExtractions, createPdfWorkers, failUnfinishedExtractions, paperExtractPdfTool, resolveExtractionLimits, type ExtractionLimits,
+} from './extraction/index.js';
 import { noopMetrics, type GatewayMetrics } from './metrics/index.js';
 import { createPermissionGate, type PermissionGate } from './permissions/index.js';
 import { SourceRegistry, lazySourceServer } from './registry/index.js';
@@ -49,6 +52,8 @@ export interface RuntimeOptions {
   custom: { store: CustomServerStore; environment: GatewayEnvironment; urlPolicy?: CustomUrlPolicy };
   /** Permission requests, Grants and authorizations. */
   permissions: PermissionStore;
+  /** ExtractionJobs and PaperAcquisitions (paper_extract_pdf). */
+  extractions: ExtractionStore;
   /** Longest wait for a human decision, in ms (default 15 minutes). */
   approvalTimeoutMs?: number;
   /** Also ask for permission inside clients that declared elicitation (default true). */
@@ -62,6 +67,8 @@ export interface RuntimeOptions {
   downloads?: { fetch?: typeof globalThis.fetch; mirrors?: Record<string, string> };
   /** More native tools (paper_extract_pdf), audited by the broker like artifact_download. */
   nativeTools?: readonly NativeTool[];
+  /** paper_extract_pdf's page, byte, heap and time limits (defaults: DEFAULT_EXTRACTION_LIMITS). */
+  extractionLimits?: Partial<ExtractionLimits>;
 }
 
 export interface GatewayRuntime {
@@ -78,6 +85,8 @@ export interface GatewayRuntime {
   secrets: SecretScrubber;
   /** artifact_download's service (plans, jobs, cancel, retry), when storage has artifacts and a workspace. */
   artifactDownloads?: ArtifactDownloads;
+  /** paper_extract_pdf's service (jobs for the admin API), when storage has a workspace. */
+  paperExtractions?: PaperExtractions;
   workspace?: SessionWorkspace;
   close(): Promise<void>;
 }
@@ -114,12 +123,18 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
   await permissionGate.orphanPending();
+  await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log });
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
   const limiters = new SourceLimiters(options.clock);
   metrics.collectLimiters(() => limiters.states());
   const artifactDownloads = await createArtifactDownloads(options, { registry, limiters, permissionGate, events });
-  const nativeTools = [...(artifactDownloads ? [artifactDownloadTool(artifactDownloads)] : []), ...(options.nativeTools ?? [])];
+  const extraction = createPaperExtractions(options, events);
+  const nativeTools = [
+    ...(artifactDownloads ? [artifactDownloadTool(artifactDownloads)] : []),
+    ...(extraction ? [paperExtractPdfTool(extraction.service)] : []),
+    ...(options.nativeTools ?? []),
+  ];
   const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters, nativeTools });
   const customServers = new CustomServers({
     ...options, ...options.custom, registry, broker, selection, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
@@ -140,8 +155,12 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     permissionGate,
     secrets: options.secrets,
     ...(artifactDownloads ? { artifactDownloads } : {}),
+    ...(extraction ? { paperExtractions: extraction.service } : {}),
     ...(options.workspace ? { workspace: options.workspace } : {}),
-    close: () => registry.close(),
+    close: async () => {
+      await extraction?.workers.close();
+      await registry.close();
+    },
   };
 }
 
@@ -162,6 +181,17 @@ async function createArtifactDownloads(
   const interrupted = await downloads.failInterrupted();
   if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');
   return downloads;
+}
+
+/** paper_extract_pdf's service and its warm, heap-limited pdf.js workers, when there are workspaces. */
+function createPaperExtractions(options: RuntimeOptions, events: EventHub) {
+  if (!options.artifacts || !options.workspace) return undefined;
+  const limits = resolveExtractionLimits(options.extractionLimits);
+  const workers = createPdfWorkers({ maxHeapMb: limits.maxHeapMb });
+  const service = new PaperExtractions({
+    ...options, store: options.extractions, artifacts: options.artifacts, workspace: options.workspace, events, limits, workers,
+  });
+  return { service, workers };
 }
 
 /** The manifest with config's limit overrides applied (unknown source ids are ignored). */

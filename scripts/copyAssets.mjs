@@ -4,6 +4,8 @@ import { cpSync, existsSync } from 'node:fs';
 const assets = [
   ['storage/migrations', 'dist/storage/migrations'],
   ['admin/page', 'dist/admin/page'],
+  // The pdf.js worker is plain JavaScript (Node 20 runs worker files without a TypeScript loader).
+  ['gateway/extraction/pdfTextWorker.mjs', 'dist/gateway/extraction/pdfTextWorker.mjs'],
 ];
 for (const [from, to] of assets) {
   if (existsSync(from)) cpSync(from, to, { recursive: true });

@@ -5,10 +5,11 @@ export { writeFileAtomic, fsyncDirectory, FILE_MODE } from './atomicWrite.js';
 export { SqlDatabase } from './sqlDatabase.js';
 export { FileCas } from './fileCas.js';
 export { PermissionRepository } from './permissionRepository.js';
+export { ExtractionRepository } from './extractionRepository.js';
 export { CustomServerFileStore, CUSTOM_SERVERS_FILE } from './customServerFileStore.js';
 export { SECRET_KEY_FILE } from './secretKey.js';
 export {
-  openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas, MemoryArtifactStore,
+  openMemoryStorage, MemorySessionStore, MemoryInvocationStore, MemoryPermissionStore, MemoryProjectStore, MemorySettingsStore, MemoryCas, MemoryArtifactStore, MemoryExtractionStore,
 } from './memory/index.js';
 export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';
 export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorkspace.js';

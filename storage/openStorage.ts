@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { CustomServerStore, Logger, Storage } from '../gateway/core/index.js';
 import { ArtifactRepository } from './artifactRepository.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
+import { ExtractionRepository } from './extractionRepository.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { InvocationRepository } from './invocationRepository.js';
@@ -35,6 +36,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
     artifacts: new ArtifactRepository(database),
+    extractions: new ExtractionRepository(database),
     customServerStore,
     close: () => database.close(),
   };

@@ -6,11 +6,11 @@ import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
 import {
   LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
-  type RuntimeOptions, type SessionLimits, type Clock,
+  type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock,
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
-import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
@@ -39,6 +39,8 @@ export interface ServeConfig {
   allowPrivateUrls?: boolean;
   /** Loopback mirrors of public download origins (`--download-mirrors`; tests and offline runs). */
   downloadMirrors?: Record<string, string>;
+  /** paper_extract_pdf's limits (`--extraction-limits`). */
+  extractionLimits?: Partial<ExtractionLimits>;
 }
 
 export interface RunningGateway {
@@ -125,6 +127,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     sessionLimits: { idleTimeoutMs: Number(flags.sessionIdleTimeout ?? 1800) * 1000, maxSessions: Number(flags.maxSessions ?? 1000) },
     allowPrivateUrls: flags.allowPrivateUrls === true,
     downloadMirrors: downloadMirrorsFlag(flags),
+    extractionLimits: extractionLimitsFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

@@ -9,7 +9,7 @@ import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/ind
 import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
-  adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 
@@ -34,7 +34,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   try {
     await takeOverProcessGroups(dataDir, log);
     const runtime = await createRuntime(
-      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags), dataDir, downloadMirrors: downloadMirrorsFlag(flags) },
+      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags), dataDir, downloadMirrors: downloadMirrorsFlag(flags), extractionLimits: extractionLimitsFlag(flags) },
       storage,
       { secrets, urlPolicy: { allowPrivate: flags.allowPrivateUrls === true } },
     );

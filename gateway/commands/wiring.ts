@@ -9,9 +9,9 @@ import { pino } from 'pino';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { FileWorkspace, ProcessGroupFiles, type openStorage } from '../../storage/index.js';
 import {
-  SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
+  DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
-  type RuntimeOptions,
+  type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
 } from '../index.js';
 import { VERSION } from './version.js';
 
@@ -34,6 +34,8 @@ export interface RuntimeConfig {
   dataDir?: string;
   /** Loopback mirrors of public download origins (`--download-mirrors`; tests and offline runs). */
   downloadMirrors?: Record<string, string>;
+  /** paper_extract_pdf's limits (`--extraction-limits`); unset fields keep their defaults. */
+  extractionLimits?: Partial<ExtractionLimits>;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -105,6 +107,7 @@ export async function createRuntime(
     ...(config.extraSources ? { extraSources: config.extraSources } : {}),
     ...(config.dataDir ? { workspace: new FileWorkspace(config.dataDir) } : {}),
     downloads: { ...(config.fetch ? { fetch: config.fetch } : {}), ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
+    ...(config.extractionLimits ? { extractionLimits: config.extractionLimits } : {}),
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
@@ -126,6 +129,7 @@ export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, tok
     customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
     ...(runtime.artifactDownloads ? { artifactDownloads: runtime.artifactDownloads } : {}),
     ...(runtime.workspace ? { workspace: runtime.workspace } : {}),
+    ...(runtime.paperExtractions ? { paperExtractions: runtime.paperExtractions } : {}),
   });
 }
 
@@ -149,6 +153,23 @@ export function downloadMirrorsFlag(flags: FlagValues): Record<string, string> {
   const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string');
   if (!valid) throw new UsageError('--download-mirrors (SCIGATE_DOWNLOAD_MIRRORS) must be a JSON object of origin → loopback URL strings.');
   return parsed as Record<string, string>;
+}
+
+/** `--extraction-limits`: a JSON object of maxBytes, maxPages, maxHeapMb, timeoutMs (positive integers). */
+export function extractionLimitsFlag(flags: FlagValues): Partial<ExtractionLimits> {
+  const parsed: unknown = JSON.parse(String(flags.extractionLimits ?? '{}'));
+  const known = Object.keys(DEFAULT_EXTRACTION_LIMITS);
+  const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  const unknown = isObject ? Object.keys(parsed).filter((k) => !known.includes(k)) : [];
+  if (!isObject || unknown.length > 0) {
+    throw new UsageError(`--extraction-limits (SCIGATE_EXTRACTION_LIMITS) must be a JSON object of ${known.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}.`);
+  }
+  try {
+    resolveExtractionLimits(parsed as Partial<ExtractionLimits>);
+  } catch (error) {
+    throw new UsageError(`--extraction-limits (SCIGATE_EXTRACTION_LIMITS): ${(error as Error).message}`);
+  }
+  return parsed as Partial<ExtractionLimits>;
 }
 
 /** `--approval-timeout` (seconds) and `--elicitation on|off`. */

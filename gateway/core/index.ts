@@ -38,3 +38,8 @@ export type {
 export { TERMINAL_JOB_STATES } from './artifactRecords.js';
 export type { ArtifactStore, PartialFile, SessionWorkspace, WorkspaceFile } from './artifactPorts.js';
 export { workspaceResourceUri, parseWorkspaceResourceUri } from './workspaceUris.js';
+export type {
+  ExtractionInput, ExtractionJobRecord, ExtractionJobStatus, ExtractionJobUpdate, PaperAcquisitionRecord,
+} from './extractionRecords.js';
+export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
+export type { ExtractionStore } from './extractionStore.js';

@@ -1,5 +1,6 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
 import type { ArtifactStore } from './artifactPorts.js';
+import type { ExtractionStore } from './extractionStore.js';
 import type {
   ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
   PermissionRequestStatus, ProjectRecord, SessionRecord,
@@ -78,6 +79,7 @@ export interface Storage {
   settings: SettingsStore;
   /** Artifact plans and download jobs. */
   artifacts: ArtifactStore;
+  extractions: ExtractionStore;
   /** Writes a checkpoint and releases files. */
   close(): Promise<void>;
 }

@@ -6,3 +6,4 @@ export { MemoryProjectStore } from './memoryProjectStore.js';
 export { MemorySettingsStore } from './memorySettingsStore.js';
 export { MemoryArtifactStore } from './memoryArtifactStore.js';
 export { MemoryCas } from './memoryCas.js';
+export { MemoryExtractionStore } from './memoryExtractionStore.js';

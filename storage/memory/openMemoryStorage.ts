@@ -1,6 +1,7 @@
 import type { Storage } from '../../gateway/core/index.js';
 import { MemoryArtifactStore } from './memoryArtifactStore.js';
 import { MemoryCas } from './memoryCas.js';
+import { MemoryExtractionStore } from './memoryExtractionStore.js';
 import { MemoryInvocationStore } from './memoryInvocationStore.js';
 import { MemoryPermissionStore } from './memoryPermissionStore.js';
 import { MemoryProjectStore } from './memoryProjectStore.js';
@@ -15,6 +16,7 @@ export function openMemoryStorage(): Storage {
     permissions: new MemoryPermissionStore(),
     projects: new MemoryProjectStore(),
     settings: new MemorySettingsStore(),
+    extractions: new MemoryExtractionStore(),
     cas: new MemoryCas(),
     artifacts: new MemoryArtifactStore(),
     close: async () => {},

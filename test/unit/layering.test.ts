@@ -27,14 +27,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'gateway/custom': ['catalog', 'gateway/core', 'gateway/upstream', 'gateway/registry', 'gateway/selection', 'gateway/broker'],
   // Native tools (artifact_download) ride the broker's audit and limiters; the listener never imports them.
   'gateway/artifacts': ['catalog', 'gateway/core', 'gateway/registry', 'gateway/permissions', 'gateway/broker'],
+  'gateway/extraction': ['catalog', 'gateway/core', 'gateway/registry', 'gateway/broker'],
   'gateway/listener': ['catalog', 'gateway/core', 'gateway/front', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection', 'gateway/broker'],
   'gateway/runtime': [
     'catalog', 'sources', 'gateway/core', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
-    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts',
+    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/extraction',
   ],
   gateway: [
     'catalog', 'gateway/core', 'gateway/config', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
-    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/runtime',
+    'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/extraction', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
   // A command imports the gateway folders it needs (stdio: only core, config and front up front).

@@ -1,0 +1,13 @@
+export { extractPdfText } from './extractPdfText.js';
+export type { ExtractPdfTextOptions, PdfExtraction } from './extractPdfText.js';
+export { DEFAULT_EXTRACTION_LIMITS, resolveExtractionLimits } from './extractionLimits.js';
+export type { ExtractionLimits } from './extractionLimits.js';
+export type { ExtractionManifest, ExtractionWarning, PageOffsets } from './buildExtraction.js';
+export type { PaperMetadata } from './paperMetadata.js';
+export { isPdfMagic } from './sniffPdf.js';
+export { createPdfWorkers } from './pdfWorkers.js';
+export type { PdfWorkers } from './pdfWorkers.js';
+export { failUnfinishedExtractions, INTERRUPTED_REASON } from './failUnfinishedExtractions.js';
+export { PaperExtractions, PREVIEW_CHARS } from './paperExtractions.js';
+export type { ExtractionAsk, PaperExtractionResult, PaperExtractionsDeps } from './paperExtractions.js';
+export { paperExtractPdfTool, PAPER_EXTRACT_PDF_TOOL } from './paperExtractPdfTool.js';
