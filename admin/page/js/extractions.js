@@ -34,7 +34,8 @@ export function createExtractionsPanel(ctx) {
     return h('li', { dataset: { jobId: job.id } }, h('strong', {}, job.pdfPath ?? job.id), ' ', badge('State', state, STATE_TONE[state] ?? 'idle'),
       ` ${when(job.createdAt)}`,
       job.pageCount !== null && job.pageCount !== undefined ? ` · ${job.pageCount} pages, ${job.characterCount ?? 0} characters` : '',
-      job.textPath ? h('p', {}, `Text in the Session workspace: ${job.textPath}`) : null,
+      // The text is a Session resource (agents read it over MCP); the admin API serves no file bytes.
+      job.textPath ? h('p', {}, 'Text: ', h('code', {}, job.textPath), ' — MCP resource ', h('code', { class: 'resource-uri' }, `scigate://sessions/${job.sessionId}/files/${job.textPath}`)) : null,
       job.warnings?.length ? h('p', { class: 'muted' }, `Warnings: ${job.warnings.join(', ')}`) : null,
       job.errorMessage ? h('p', { class: 'error' }, job.errorMessage) : null,
       h('button', { type: 'button', class: 'secondary small', onclick: show }, `Show the record of ${job.id}`), detail);
