@@ -8,6 +8,7 @@ import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
 import { customServerRoutes, type CustomServerRoutesDeps } from './customServerRoutes.js';
 import { settingsRoutes, type SettingsRoutesDeps } from './settingsRoutes.js';
+import { pageRoutes } from './pageRoutes.js';
 import { artifactRoutes, type ArtifactRoutesDeps } from './artifactRoutes.js';
 import { extractionRoutes, type ExtractionRoutesDeps } from './extractionRoutes.js';
 import { uploadRoutes, type UploadRoutesDeps } from './uploadRoutes.js';
@@ -34,7 +35,7 @@ export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   paperExtractions?: ExtractionRoutesDeps['paperExtractions'];
 }
 
-/** The admin HTTP surface: /healthz (no auth), /readyz and /api/* behind the bearer token. */
+/** The admin HTTP surface: /healthz (no auth), the web page at /, /readyz and /api/* behind the bearer token. */
 export function createAdminApp(deps: AdminDeps): Router {
   const app = Router();
   app.get('/healthz', (_req, res) => {
@@ -66,6 +67,7 @@ export function createAdminApp(deps: AdminDeps): Router {
   api.use(oauthRoutes(deps));
   api.use(notFoundRoute);
   app.use('/api', api);
+  app.use(pageRoutes());
   app.use(notFoundRoute);
   app.use(errorMiddleware(deps.log));
   return app;

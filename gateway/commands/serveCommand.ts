@@ -133,6 +133,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
   });
   process.stderr.write(
     `scigate ${VERSION} is running.\n  MCP endpoint: ${gateway.mcpUrl}\n  Admin API:    ${gateway.url}/api\n` +
+      `  Admin page:   ${gateway.url}/  (paste the token there)\n` +
       `  Token file:   ${gateway.tokenPath}  (send it as "Authorization: Bearer <token>"; print it with "scigate token")\n`,
   );
   await stopSignal();

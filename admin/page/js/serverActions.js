@@ -1,0 +1,60 @@
+import { h, render } from './dom.js';
+import { testResult } from './serverCard.js';
+
+const path = (server, tail = '') => `/api/mcp/servers/${encodeURIComponent(server.id)}${tail}`;
+
+/**
+ * What each button of a server card does: one admin API call (confirmed first when it restarts,
+ * deletes or clears credentials), a short message, then `refresh()` of the list.
+ */
+export function serverActions(ctx, refresh) {
+  return {
+    async test(server) {
+      const box = document.getElementById(`server-${server.id}-result`);
+      render(box, h('p', {}, `Testing ${server.name}…`));
+      const result = await ctx.api('POST', path(server, '/test'));
+      render(box, testResult(result));
+      await refresh();
+    },
+    async toggle(server) {
+      await ctx.api('PATCH', path(server), { enabled: !server.enabled });
+      ctx.toast(`${server.name} ${server.enabled ? 'disabled' : 'enabled'}.`);
+      await refresh();
+    },
+    async restart(server) {
+      if (!(await ctx.confirm(`Restart ${server.name}? Its connection is closed and opened again; calls in flight fail.`, 'Restart'))) return;
+      // Saving a server unchanged re-registers it: a fresh client, a fresh process, rediscovery.
+      await ctx.api('PATCH', path(server), {});
+      ctx.toast(`${server.name} restarted.`);
+      await refresh();
+    },
+    async delete(server) {
+      if (!(await ctx.confirm(`Delete ${server.name}? Its configuration, checks and stored credentials are removed; the program itself is not uninstalled.`, 'Delete'))) return;
+      await ctx.api('DELETE', path(server));
+      ctx.toast(`${server.name} deleted.`);
+      await refresh();
+    },
+    async accept(server, toolName) {
+      await ctx.api('POST', path(server, '/accept-tools'), { tools: [toolName] });
+      ctx.toast(`Accepted the new definition of ${toolName}.`);
+      await refresh();
+    },
+    inspect: (server, tool) => ctx.openInspector?.(server.id, tool.toolId),
+    async 'oauth-start'(server) {
+      const started = await ctx.api('POST', path(server, '/oauth/start'));
+      // The provider's login page opens beside the admin page; the callback lands on this gateway.
+      window.open(started.authorizationUrl, '_blank', 'noopener');
+      ctx.toast(`Log in to ${server.name} in the new tab (valid until ${new Date(started.expiresAt).toLocaleTimeString()}).`);
+      await refresh();
+    },
+    async 'oauth-cancel'(server) {
+      await ctx.api('POST', path(server, '/oauth/cancel'));
+      await refresh();
+    },
+    async 'oauth-clear'(server) {
+      if (!(await ctx.confirm(`Clear the stored OAuth credentials of ${server.name}? Agents lose access until someone logs in again.`, 'Clear'))) return;
+      await ctx.api('POST', path(server, '/oauth/clear'));
+      await refresh();
+    },
+  };
+}

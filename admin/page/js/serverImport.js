@@ -1,0 +1,60 @@
+import { field, h, render } from './dom.js';
+
+/**
+ * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, VS Code). The gateway checks the
+ * whole batch and saves all or nothing, every entry disabled; the page lists each entry with its
+ * own error, so one bad entry is easy to find.
+ */
+export function openImport({ container, ctx, onImported }) {
+  const file = h('input', { type: 'file', accept: 'application/json,.json' });
+  const text = h('textarea', { rows: '10', spellcheck: 'false', placeholder: '{"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}' });
+  const outcome = h('div', { class: 'import-outcome', role: 'status', 'aria-live': 'polite' });
+  file.addEventListener('change', async () => {
+    const chosen = file.files?.[0];
+    if (chosen) text.value = await chosen.text();
+  });
+  const form = h('form', { class: 'card', 'aria-labelledby': 'import-title' },
+    h('h3', { id: 'import-title' }, 'Import servers from JSON'),
+    h('p', { class: 'hint' }, 'Imported servers start disabled. Nothing runs and no agent gets access until you test and enable them.'),
+    field('JSON file', file), field('…or paste the JSON', text), outcome,
+    h('div', { class: 'actions' },
+      h('button', { type: 'submit' }, 'Import'),
+      h('button', { type: 'button', class: 'secondary', onclick: () => render(container) }, 'Close')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    let document;
+    try {
+      document = JSON.parse(text.value);
+    } catch (error) {
+      render(outcome, h('p', { class: 'error', role: 'alert' }, `The file is not valid JSON (${error.message}); nothing was imported.`));
+      return;
+    }
+    const names = entryNames(document);
+    try {
+      const { servers } = await ctx.api('POST', '/api/mcp/servers/import', document);
+      render(outcome, h('p', {}, `Imported ${servers.length} server${servers.length === 1 ? '' : 's'}, all disabled: ${servers.map((s) => s.name).join(', ')}.`));
+      ctx.toast(`Imported ${servers.length} server${servers.length === 1 ? '' : 's'} (disabled).`);
+      onImported();
+    } catch (error) {
+      render(outcome, importErrors(names, error));
+    }
+  });
+  render(container, form);
+  text.focus();
+}
+
+function entryNames(document) {
+  const servers = document && typeof document === 'object' ? document.mcpServers : undefined;
+  return servers && typeof servers === 'object' && !Array.isArray(servers) ? Object.keys(servers) : [];
+}
+
+/** The gateway names the failing entry in the field path (`mcpServers.<name>.<field>`). */
+function importErrors(names, error) {
+  const fieldPath = typeof error.details?.field === 'string' ? error.details.field : '';
+  const culprit = names.filter((n) => fieldPath === `mcpServers.${n}` || fieldPath.startsWith(`mcpServers.${n}.`)).sort((a, b) => b.length - a.length)[0];
+  const message = culprit ? error.message.replace(`mcpServers.${culprit}`, '').replace(/^[.:\s]+/, '') : error.message;
+  return h('div', { class: 'import-errors' },
+    h('p', { class: 'error', role: 'alert' }, culprit ? `Nothing was imported: the entry "${culprit}" has an error.` : `Nothing was imported: ${error.message}`),
+    names.length ? h('ul', { class: 'import-entries' }, ...names.map((name) => h('li', { class: name === culprit ? 'error' : 'muted', dataset: { entry: name } },
+      h('strong', {}, name), name === culprit ? `: ${message}` : ': not imported (the batch is saved all or nothing)'))) : null);
+}

@@ -1,0 +1,59 @@
+import { h, render } from './dom.js';
+import { serverActions } from './serverActions.js';
+import { serverCard } from './serverCard.js';
+import { openServerEditor } from './serverEditor.js';
+import { openImport } from './serverImport.js';
+
+/** The custom servers panel: list, add/edit, import, test, enable, restart, delete, tool acceptance, OAuth. */
+export function createServersPanel(ctx) {
+  const list = document.getElementById('server-list');
+  const editor = document.getElementById('server-editor');
+  const importBox = document.getElementById('server-import');
+  let servers = [];
+  const open = new Set();
+
+  const refresh = async () => {
+    servers = (await ctx.api('GET', '/api/mcp/servers')).servers;
+    // Keep the details a user opened open across redraws.
+    for (const el of list.querySelectorAll('article.server')) if (el.querySelector('details.server-details')?.open) open.add(el.dataset.serverId);
+    render(list, servers.length === 0
+      ? h('p', { class: 'muted' }, 'No custom servers yet. Add one, or import a Claude Desktop / Cursor / VS Code "mcpServers" file.')
+      : servers.map((server) => serverCard(server, act, { oauth: Boolean(ctx.features?.oauth) })));
+    for (const id of open) {
+      const details = list.querySelector(`article[data-server-id="${CSS.escape(id)}"] details.server-details`);
+      if (details) details.open = true;
+    }
+    open.clear();
+    ctx.customServers = servers;
+    ctx.onServers?.(servers);
+  };
+
+  const edit = (server) => {
+    render(importBox);
+    openServerEditor({ container: editor, ctx, server, onSaved: () => refresh(), onClose: () => document.getElementById('server-add').focus() });
+    editor.scrollIntoView({ block: 'nearest' });
+  };
+
+  const actions = { ...serverActions(ctx, refresh), edit };
+  async function act(name, server, extra) {
+    try {
+      await actions[name](server, extra);
+    } catch (error) {
+      ctx.toast(`${server.name}: ${error.message}`, 'bad');
+      await refresh().catch(() => {});
+    }
+  }
+
+  document.getElementById('server-add').addEventListener('click', () => edit(undefined));
+  document.getElementById('server-import-open').addEventListener('click', () => {
+    render(editor);
+    openImport({ container: importBox, ctx, onImported: () => refresh() });
+  });
+
+  return {
+    refresh,
+    onEvent(event) {
+      if (event.type.startsWith('catalog') || event.type.startsWith('custom') || event.type.startsWith('oauth') || event.type.startsWith('mcp')) void refresh().catch(() => {});
+    },
+  };
+}

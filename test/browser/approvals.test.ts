@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { everythingStdio } from '../fixtures/custom/everythingServer.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+// Journey `approvals`: an agent's custom tool call waits for a human; its card appears in the open
+// page without a reload; "Allow same type" releases it and a second waiting call of the same type.
+let gateway: TestGateway;
+let api: AdminApi;
+let browser: AdminBrowser;
+let admin: AdminPage;
+let agent: Client;
+let echoTool: string;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  browser = await launchAdminBrowser();
+  const created = await api.post('/api/mcp/servers', { name: 'everything', ...everythingStdio(), enabled: true });
+  expect(created.status).toBe(201);
+  agent = await gateway.connect({ name: 'careful-agent', project: 'structures' });
+  echoTool = await vi.waitFor(
+    async () => {
+      // Custom tool names are mcp__<server id>__<normalized name + hash>.
+      const name = (await agent.listTools()).tools.map((t) => t.name).find((n) => n.startsWith(`mcp__${created.body.server.id}__echo`));
+      if (!name) throw new Error('echo not discovered yet');
+      return name;
+    },
+    { timeout: 60_000, interval: 200 },
+  );
+  admin = await browser.open(gateway);
+  await admin.tab(/Approvals/);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.dispose();
+});
+
+describe('approvals', () => {
+  it('shows waiting calls live and releases both with "Allow same type"; the Grant is listed and revocable', async () => {
+    const { page } = admin;
+    const session = await api.sessionOf('careful-agent');
+    const block = page.locator(`section[data-session-id="${session.id}"]`);
+    await block.waitFor();
+    await expect(block.getByLabel(/Always allow/).isChecked()).resolves.toBe(false);
+    const reloads: string[] = [];
+    page.on('framenavigated', (frame) => reloads.push(frame.url()));
+
+    const first = agent.callTool({ name: echoTool, arguments: { message: 'first' } });
+    const firstCard = block.locator('article.request', { hasText: '"first"' });
+    await firstCard.waitFor({ timeout: 30_000 });
+    const second = agent.callTool({ name: echoTool, arguments: { message: 'second' } });
+    await block.locator('article.request', { hasText: '"second"' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: /Approvals/ }).innerText()).resolves.toMatch(/2 waiting/);
+    await admin.check('approvals-waiting');
+    const narrow = await browser.open(gateway, { width: 390 });
+    await narrow.tab(/Approvals/);
+    await expect.poll(() => narrow.page.locator(`section[data-session-id="${session.id}"] article.request`).count(), PATIENT).toBe(2);
+    await narrow.check('approvals-waiting');
+    await narrow.context.close();
+
+    await firstCard.getByRole('button', { name: 'Allow same type' }).click();
+    const [one, two] = await Promise.all([first, second]);
+    expect(JSON.stringify(one.content)).toContain('Echo: first');
+    expect(JSON.stringify(two.content)).toContain('Echo: second');
+    await block.getByText('Nothing waiting.').waitFor();
+    const grants = block.locator('ul.grants li');
+    await expect(grants.innerText()).resolves.toContain(echoTool.replace(/^[^_]+__/, 'mcp__'));
+    await admin.check('approvals-granted');
+    expect(reloads).toEqual([]);
+
+    await grants.getByRole('button', { name: /Revoke/ }).click();
+    await block.getByText('No Grants.').waitFor();
+    expect((await api.get(`/api/sessions/${session.id}/grants`)).body.grants.every((g: any) => g.revokedAt !== null)).toBe(true);
+
+    await block.getByLabel(/Always allow/).check();
+    await expect.poll(async () => (await api.get(`/api/sessions/${session.id}`)).body.session.approvalMode, PATIENT).toBe('always_allow');
+    const free = await agent.callTool({ name: echoTool, arguments: { message: 'no question asked' } });
+    expect(JSON.stringify(free.content)).toContain('no question asked');
+    await admin.check('approvals-always-allow');
+  });
+
+  it('Deny refuses the waiting call; Allow once runs one call and leaves no Grant', async () => {
+    const { page } = admin;
+    const session = await api.sessionOf('careful-agent');
+    await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'ask_for_dangerous' });
+    const block = page.locator(`section[data-session-id="${session.id}"]`);
+    await expect.poll(() => block.getByLabel(/Always allow/).isChecked(), PATIENT).toBe(false);
+    const call = agent.callTool({ name: echoTool, arguments: { message: 'refused' } });
+    const card = block.locator('article.request', { hasText: '"refused"' });
+    await card.getByRole('button', { name: 'Deny' }).click({ timeout: 30_000 });
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toContain('permission_denied');
+
+    const once = agent.callTool({ name: echoTool, arguments: { message: 'just this once' } });
+    await block.locator('article.request', { hasText: '"just this once"' }).getByRole('button', { name: 'Allow once' }).click();
+    expect(JSON.stringify((await once).content)).toContain('Echo: just this once');
+    await block.getByText('Nothing waiting.').waitFor();
+    await expect(block.getByText('No Grants.').count()).resolves.toBe(1);
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticBytes } from '../fixtures/fileServer.js';
+import { startDownloadGateway, type DownloadGateway } from '../fixtures/downloadGateway.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+
+// Downloads in the page: a candidate an agent's search offered is downloaded as an explicit admin
+// action; the job's progress bar moves live; cancel, then retry, completes it.
+let g: DownloadGateway;
+let browser: AdminBrowser;
+let admin: AdminPage;
+
+beforeAll(async () => {
+  g = await startDownloadGateway();
+  browser = await launchAdminBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await g?.dispose();
+});
+
+describe('downloads panel', () => {
+  it('lists candidates, downloads one with live progress, cancels and retries it', async () => {
+    const { client, sessionId } = await g.agent('reader');
+    // Progress is reported every MiB: hold the body past the second report.
+    const body = syntheticBytes(0, 3_000_000);
+    g.source.offer('held.bin', { bytes: body });
+    g.files.serve('/held.bin', { body, holdAt: 2_200_000 });
+    await g.search(client, ['held.bin']);
+
+    admin = await browser.open(g.gateway);
+    const { page } = admin;
+    await admin.tab('Downloads');
+    const block = page.getByRole('region', { name: /Downloads of reader/ });
+    await block.getByText('held.bin').first().waitFor();
+    await admin.check('downloads-candidates');
+
+    await block.getByRole('button', { name: 'Download held.bin' }).click();
+    const job = block.locator('li[data-job-id]');
+    await job.waitFor();
+    await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/running/);
+    const bar = () => job.locator('progress').evaluate((el: any) => ({ value: el.value, max: el.max }));
+    await expect.poll(async () => (await bar()).value, PATIENT).toBeGreaterThan(0);
+    await expect(bar()).resolves.toMatchObject({ max: body.length });
+    expect((await bar()).value).toBeLessThan(body.length);
+    await admin.check('downloads-running');
+
+    await job.getByRole('button', { name: 'Cancel downloads/files/held.bin' }).click();
+    await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/cancelled/);
+    g.files.release();
+    await job.getByRole('button', { name: 'Retry downloads/files/held.bin' }).click();
+    await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/completed/);
+    await expect(job.innerText()).resolves.toContain(`${body.length} of ${body.length} bytes`);
+    await admin.check('downloads-completed');
+    const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
+    expect(jobs.jobs).toEqual([expect.objectContaining({ state: 'completed', bytesDone: body.length })]);
+  });
+});
