@@ -153,7 +153,7 @@ describe('custom-mcp', () => {
     await expect(row.innerText()).resolves.toMatch(/inspector/);
     await page.getByLabel('Outcome', { exact: true }).selectOption('cancelled');
     await expect(page.locator('tr[data-invocation-id]').count()).resolves.toBe(1);
-    await expect(page.locator('tr[data-invocation-id]').innerText()).resolves.toMatch(/long_running/);
+    await expect(page.locator('tr[data-invocation-id]').innerText()).resolves.toMatch(/long.running/);
     await page.getByLabel('Outcome', { exact: true }).selectOption('all');
     await row.getByRole('button').click();
     await expect(page.locator('.stored-arguments').innerText()).resolves.toContain('hello from the page');

@@ -41,7 +41,9 @@ const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: unkno
 
 describe('PaperExtractions: limiter and job endings', () => {
   it('past the concurrency, a call waits in the queue and fails with queue_timeout when no slot frees in time; its job is failed', async () => {
-    const s = await service({ concurrency: 1, queueTimeoutMs: 300, limits: { timeoutMs: 60_000, maxHeapMb: 48 } });
+    // The queue wait is far shorter than any extraction (a worker must start first), so the second
+    // call cannot get the slot in time however fast the machine is.
+    const s = await service({ concurrency: 1, queueTimeoutMs: 20, limits: { timeoutMs: 60_000, maxHeapMb: 48 } });
     await s.put('bomb.pdf', await hugeContentStreamPdf());
     await s.put('small.pdf', await multiPagePdf());
     const bomb = codeOf(s.call('bomb.pdf'));

@@ -48,7 +48,7 @@ describe('discovery in the background (start-up answers before the sources have 
     const { registry, release } = slowlyLoadingCatalog();
     void registry.discoverAll();
     const deps = await testBrokerDeps(registry);
-    const server = createDownstreamServer({ ...deps, broker: {} as Broker, newId: randomId, version: '0' }, testSession.id);
+    const server = createDownstreamServer({ ...deps, broker: { nativeTools: () => [] } as unknown as Broker, newId: randomId, version: '0' }, testSession.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'test', version: '1' });
