@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customServerLimitsSchema } from './customServerLimits.js';
 
 /** Most custom MCP servers one gateway keeps (seed §5.2). */
 export const MAX_CUSTOM_SERVERS = 50;
@@ -96,6 +97,8 @@ const commonFields = {
   name: serverNameSchema,
   enabled: z.boolean(),
   timeoutSeconds: timeoutSecondsSchema,
+  /** Per-server limits an admin set (concurrency, queue, response size, rate); absent fields keep the defaults. */
+  limits: customServerLimitsSchema.optional(),
   /** Hash of each tool definition an admin accepted, by upstream tool name; absent until first discovery. */
   acceptedTools: z.record(z.string(), sha256Hex).optional(),
   createdAt: z.string(),

@@ -3,6 +3,7 @@ import {
   DEFAULT_CUSTOM_TIMEOUT_SECONDS, argsSchema, commandSchema, cwdSchema, oauthSettingsFields, envKeySchema, headerKeySchema,
   mcpUrlSchema, secretValueSchema, serverNameSchema, timeoutSecondsSchema,
 } from './customServerConfig.js';
+import { customServerLimitsEditSchema } from './customServerLimits.js';
 
 /**
  * One env or header entry in a create/update request. `value: null` keeps the saved value of an
@@ -38,6 +39,7 @@ const createCommon = {
   name: serverNameSchema,
   enabled: z.boolean().default(false),
   timeoutSeconds: timeoutSecondsSchema.default(DEFAULT_CUSTOM_TIMEOUT_SECONDS),
+  limits: customServerLimitsEditSchema.optional(),
 };
 
 /** `POST /api/mcp/servers`: a new server (disabled unless `enabled` says otherwise). */
@@ -73,6 +75,8 @@ export const patchCustomServerSchema = z
     name: serverNameSchema,
     enabled: z.boolean(),
     timeoutSeconds: timeoutSecondsSchema,
+    /** Changes the named limits only; `null` (whole object or one field) restores the default. */
+    limits: customServerLimitsEditSchema.nullable(),
     transport: z.enum(['stdio', 'http', 'sse'], { error: 'must be one of stdio, http, sse' }),
     command: commandSchema,
     args: argsSchema,

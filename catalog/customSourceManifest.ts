@@ -1,16 +1,6 @@
 import type { CustomServerConfig } from './customServerConfig.js';
+import { effectiveCustomLimits } from './customServerLimits.js';
 import { limitsSchema, retrySchema, type SourceManifest } from './manifest.js';
-
-/**
- * Governance defaults of every custom server (seed §5.4): one call at a time, 8 queued for at most
- * 20 s, results up to 5,000,000 bytes. Limits are keyed by the server id and shared by all Sessions.
- */
-export const CUSTOM_SOURCE_LIMITS = {
-  concurrency: 1,
-  queueDepth: 8,
-  queueTimeoutMs: 20_000,
-  maxResponseBytes: 5_000_000,
-} as const;
 
 /**
  * The Source manifest of a custom server. Its tools are discovered, not declared, so `tools` stays
@@ -29,7 +19,7 @@ export function customSourceManifest(config: CustomServerConfig): SourceManifest
     attribution: `Custom MCP server "${config.name}"`,
     classification: 'restricted',
     allowedDomains: [],
-    limits: limitsSchema.parse({ ...CUSTOM_SOURCE_LIMITS, timeoutSeconds: config.timeoutSeconds }),
+    limits: limitsSchema.parse({ ...effectiveCustomLimits(config.limits), timeoutSeconds: config.timeoutSeconds }),
     cacheTtlMs: 0,
     retry: retrySchema.parse({ attempts: 1, baseDelayMs: 0, maxDelayMs: 0 }),
   };

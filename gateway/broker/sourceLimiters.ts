@@ -17,13 +17,19 @@ export class SourceLimiters {
 
   constructor(private readonly clock: Clock) {}
 
-  /** The limiter for a source; the first source of a group sets the group's limits. */
+  /**
+   * The limiter for a source; the first source of a group sets the group's limits. A source alone
+   * in its limiter whose limits changed (an admin edited a custom server) gets them from this call on.
+   */
   limiterFor(sourceId: string, limits: SourceLimits): ClockLimiter {
     const key = limits.limitGroup ?? sourceId;
+    const options = { concurrency: limits.concurrency, minTimeMs: limits.minTimeMs };
     let limiter = this.limiters.get(key);
     if (!limiter) {
-      limiter = new ClockLimiter({ concurrency: limits.concurrency, minTimeMs: limits.minTimeMs }, this.clock);
+      limiter = new ClockLimiter(options, this.clock);
       this.limiters.set(key, limiter);
+    } else if (limits.limitGroup === undefined && !limiter.hasOptions(options)) {
+      limiter.reconfigure(options);
     }
     return limiter;
   }

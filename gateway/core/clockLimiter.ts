@@ -24,11 +24,25 @@ export class ClockLimiter {
   private spacing: Promise<void> | undefined;
 
   constructor(
-    private readonly options: ClockLimiterOptions,
+    private options: ClockLimiterOptions,
     private readonly clock: Clock,
   ) {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error('ClockLimiter: concurrency must be a positive integer');
-    if (!(options.minTimeMs >= 0)) throw new Error('ClockLimiter: minTimeMs must be 0 or more');
+    checkOptions(options);
+  }
+
+  /** True when these are the limits it enforces now. */
+  hasOptions(options: ClockLimiterOptions): boolean {
+    return this.options.concurrency === options.concurrency && this.options.minTimeMs === options.minTimeMs;
+  }
+
+  /**
+   * Enforces new limits from now on (an admin changed them): calls holding slots keep them, a
+   * raised concurrency grants queued calls at once, a lowered one waits for releases.
+   */
+  reconfigure(options: ClockLimiterOptions): void {
+    checkOptions(options);
+    this.options = { concurrency: options.concurrency, minTimeMs: options.minTimeMs };
+    this.pump();
   }
 
   /** Slots held now. */
@@ -97,4 +111,9 @@ export class ClockLimiter {
       waiter.grant();
     }
   }
+}
+
+function checkOptions(options: ClockLimiterOptions): void {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error('ClockLimiter: concurrency must be a positive integer');
+  if (!(options.minTimeMs >= 0)) throw new Error('ClockLimiter: minTimeMs must be 0 or more');
 }

@@ -1,5 +1,5 @@
 import {
-  MAX_CUSTOM_SERVERS, customServerConfigSchema, decideCustomUrl, serverNameKey, type AcceptToolsRequest, type CustomUrlPolicy, type CreateCustomServer,
+  MAX_CUSTOM_SERVERS, customServerConfigSchema, mergeCustomLimits, decideCustomUrl, serverNameKey, type AcceptToolsRequest, type CustomUrlPolicy, type CreateCustomServer,
   type CustomAuth, type CustomAuthRequest, type CustomServerConfig, type PatchCustomServer,
 } from '../../catalog/index.js';
 import { GatewayError, parseInput } from '../core/index.js';
@@ -11,7 +11,10 @@ const REMOTE_FIELDS = ['url', 'headers', 'auth'] as const;
 
 /** A new server's saved form (`id` chosen by the caller, `createdAt` = `updatedAt` = `now`). */
 export function buildServerConfig(request: CreateCustomServer, id: string, now: string): CustomServerConfig {
-  const common = { id, name: request.name, enabled: request.enabled, timeoutSeconds: request.timeoutSeconds, createdAt: now, updatedAt: now };
+  const limits = mergeCustomLimits(undefined, request.limits);
+  const common = {
+    id, name: request.name, enabled: request.enabled, timeoutSeconds: request.timeoutSeconds, ...(limits ? { limits } : {}), createdAt: now, updatedAt: now,
+  };
   const config: CustomServerConfig =
     request.transport === 'stdio'
       ? {
@@ -38,6 +41,7 @@ export function applyServerPatch(current: CustomServerConfig, patch: PatchCustom
     name: patch.name ?? current.name,
     enabled: patch.enabled ?? current.enabled,
     timeoutSeconds: patch.timeoutSeconds ?? current.timeoutSeconds,
+    ...limitsField(mergeCustomLimits(current.limits, patch.limits)),
     ...(current.acceptedTools ? { acceptedTools: current.acceptedTools } : {}),
     createdAt: current.createdAt,
     updatedAt: now,
@@ -91,6 +95,10 @@ export function resolveAuth(requested: CustomAuthRequest, saved: CustomAuth | un
   const { clientSecret, ...rest } = requested;
   const kept = clientSecret === null ? (saved?.mode === 'oauth' ? saved.clientSecret : undefined) : clientSecret;
   return { ...rest, ...(kept !== undefined ? { clientSecret: kept } : {}) };
+}
+
+function limitsField(limits: CustomServerConfig['limits']): { limits?: NonNullable<CustomServerConfig['limits']> } {
+  return limits ? { limits } : {};
 }
 
 function invalid(field: string, message: string): GatewayError {

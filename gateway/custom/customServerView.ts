@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CustomAuth, CustomServerConfig, CustomTransport } from '../../catalog/index.js';
+import { effectiveCustomLimits, type CustomAuth, type CustomServerConfig, type CustomTransport, type EffectiveCustomLimits } from '../../catalog/index.js';
 import type { HiddenTool, SourceEntry } from '../registry/index.js';
 import type { ConnectionTestResult } from './connectionTest.js';
 import type { AuthStateView } from './customOAuth.js';
@@ -15,6 +15,8 @@ export interface CustomServerView {
   transport: CustomTransport;
   enabled: boolean;
   timeoutSeconds: number;
+  /** The limits governing its calls (defaults filled in) and which of them the admin set. */
+  limits: EffectiveCustomLimits & { custom: Array<keyof EffectiveCustomLimits> };
   command?: string;
   args?: string[];
   cwd?: string | null;
@@ -64,6 +66,7 @@ export function customServerView(
     transport: c.transport,
     enabled: c.enabled,
     timeoutSeconds: c.timeoutSeconds,
+    limits: { ...effectiveCustomLimits(c.limits), custom: Object.keys(c.limits ?? {}) as Array<keyof EffectiveCustomLimits> },
     ...settings,
     ...auth,
     connection:

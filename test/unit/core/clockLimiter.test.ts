@@ -46,6 +46,28 @@ describe('ClockLimiter', () => {
     expect(limiter.hasIdleSlot).toBe(true);
   });
 
+  it('reconfigure: a raised concurrency grants queued waiters at once, a lowered one waits for releases', async () => {
+    const limiter = new ClockLimiter({ concurrency: 1, minTimeMs: 0 }, new FakeClock());
+    const first = await limiter.acquire(never());
+    const queued = [limiter.acquire(never()), limiter.acquire(never())];
+    expect([limiter.runningCount, limiter.queuedCount]).toEqual([1, 2]);
+    expect(limiter.hasOptions({ concurrency: 3, minTimeMs: 0 })).toBe(false);
+    limiter.reconfigure({ concurrency: 3, minTimeMs: 0 });
+    const [second, third] = await Promise.all(queued);
+    expect([limiter.runningCount, limiter.queuedCount]).toEqual([3, 0]);
+    limiter.reconfigure({ concurrency: 1, minTimeMs: 0 });
+    let fourth = false;
+    const next = limiter.acquire(never()).then((release) => ((fourth = true), release));
+    first();
+    second!();
+    await Promise.resolve();
+    expect(fourth).toBe(false);
+    third!();
+    (await next)();
+    expect(fourth).toBe(true);
+    expect(() => limiter.reconfigure({ concurrency: 0, minTimeMs: 0 })).toThrow(/concurrency/);
+  });
+
   it('refuses a bad option by name', () => {
     expect(() => new ClockLimiter({ concurrency: 0, minTimeMs: 0 }, new FakeClock())).toThrow(/concurrency/);
   });
