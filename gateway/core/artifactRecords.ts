@@ -1,21 +1,12 @@
+import type { ArtifactCandidate } from '../../catalog/index.js';
+
 /** Artifact plans and download jobs (seed §6.2, §9; GATEWAY.md §8), persisted for audit and resume. */
 
 /** A plan is recorded progress, never a gate of its own: permission decides (seed §8). */
 export type ArtifactPlanStatus = 'awaiting_approval' | 'approved' | 'denied' | 'expired';
 
 /** The download candidate as the source offered it (GATEWAY.md §11), copied from the Invocation's CAS result. */
-export interface PlannedCandidate {
-  id: string;
-  sourceId: string;
-  sourceRecordId: string;
-  url: string;
-  kind: string;
-  mediaType: string;
-  filename: string;
-  license: string;
-  sizeBytes?: number;
-  checksum?: { algorithm: 'sha256' | 'sha1' | 'md5'; value: string };
-}
+export type PlannedCandidate = ArtifactCandidate;
 
 /** Created before anything is fetched; references the authorization that decided it. */
 export interface ArtifactPlanRecord {
