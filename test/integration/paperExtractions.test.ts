@@ -47,6 +47,9 @@ describe('PaperExtractions: limiter and job endings', () => {
     await s.put('bomb.pdf', await hugeContentStreamPdf());
     await s.put('small.pdf', await multiPagePdf());
     const bomb = codeOf(s.call('bomb.pdf'));
+    // The bomb holds the only slot before the second call asks for it (hashing the big file first
+    // would otherwise let the small one overtake it on a busy machine).
+    await expect.poll(() => s.seen.some((e) => e.type === 'extraction.job' && (e.data as { status: string }).status === 'running'), { timeout: 60_000 }).toBe(true);
     const queued = await codeOf(s.call('small.pdf'));
     expect(queued).toBe('queue_timeout');
     expect(await bomb).toBe('extraction_limit');
