@@ -69,8 +69,13 @@ export interface Answer {
 
 /** Reads the answer out of a `tools/call` result (success or structured error). */
 export function answerOf(result: any): Answer {
-  const structured = result.structuredContent ?? {};
-  return { invocationId: structured.invocationId, code: result.isError ? structured.error?.code : 'ok' };
+  // A custom tool's result passes through as its server sent it; scigate's provenance (and its own
+  // error, for tools with an outputSchema) is in _meta, built-in results carry it in structuredContent.
+  // A custom tool's own isError answer is a completed invocation: audited ok.
+  const scigate = result._meta?.['scigate/invocation'] ?? result.structuredContent ?? {};
+  const invocationId = scigate.invocationId;
+  if (typeof invocationId !== 'string') throw new Error(`an answer without scigate's invocationId: ${JSON.stringify(result).slice(0, 300)}`);
+  return { invocationId, code: result.isError && scigate.error ? scigate.error.code : 'ok' };
 }
 
 /** Every audited invocation the admin API lists, by id (all Sessions, up to 1000 each). */
