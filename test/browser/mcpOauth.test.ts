@@ -121,6 +121,19 @@ describe('mcp-oauth', () => {
     expect(await authBadge()).toMatch(/^Auth:\s*authorized$/);
     await admin.check('oauth-refreshed');
 
+    // At 390 px the Authorization block (expiry, actions) fits without sideways scrolling.
+    const narrow = await browser.open(gateway, { width: 390 });
+    const narrowCard = narrow.page.locator('article.server', { hasText: 'Protected' });
+    await narrowCard.getByText(/^Details:/).click();
+    await narrowCard.locator('.token-expiry time').waitFor();
+    await narrow.check('oauth-refreshed');
+    const overflow = await narrow.page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    await narrow.context.close();
+
     // Clear asks first, then the saved login is gone: the badge is back to "login required".
     await card().getByRole('button', { name: 'Clear credentials' }).click();
     const dialog = page.getByRole('dialog');
