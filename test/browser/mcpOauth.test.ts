@@ -109,9 +109,12 @@ describe('mcp-oauth', () => {
     // The provider lets the access token expire: the next connection test gets one 401, the gateway
     // refreshes, and the page shows the new expiry live.
     const refreshes = upstream.provider.refreshes;
+    const firstTest = (await serverView()).lastTest;
     upstream.provider.advance((ACCESS_TTL_SECONDS + 1) * 1000);
     await card().getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => expiry.getAttribute('datetime'), PATIENT).not.toBe(firstExpiry);
+    await expect.poll(async () => (await serverView()).lastTest.testedAt, { timeout: 60_000 }).not.toBe(firstTest.testedAt);
+    expect((await serverView()).lastTest.ok).toBe(true);
     await card().locator('.test-result').getByText(/passed/).waitFor({ timeout: 60_000 });
     expect(upstream.provider.refreshes).toBe(refreshes + 1);
     expect(upstream.provider.authorizations).toHaveLength(2);

@@ -15,8 +15,13 @@ export function createServersPanel(ctx) {
   /** Logins this page started, by server id, while the server waits for them. */
   const pendingLogins = new Map();
 
+  let asked = 0;
   const refresh = async () => {
-    servers = (await ctx.api('GET', '/api/mcp/servers')).servers;
+    // Events arrive in bursts (login, then discovery): an answer overtaken by a later request is dropped, not drawn over it.
+    const mine = ++asked;
+    const answer = (await ctx.api('GET', '/api/mcp/servers')).servers;
+    if (mine !== asked) return;
+    servers = answer;
     for (const id of pendingLogins.keys()) if (servers.find((s) => s.id === id)?.authState !== 'authorizing') pendingLogins.delete(id);
     // Keep the details a user opened open across redraws.
     for (const el of list.querySelectorAll('article.server')) if (el.querySelector('details.server-details')?.open) open.add(el.dataset.serverId);
