@@ -1,7 +1,8 @@
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { PATIENT, SCREENSHOT_DIR, checkPage, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
@@ -9,18 +10,23 @@ import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 // Journey `mcp-oauth`: an administrator adds an OAuth-protected MCP server in the page, starts a
 // login and cancels it, logs in through the loopback authorization server's consent page (the
 // redirect comes back to the gateway's callback), sees the badge change live, the tools and a
-// passing connection test, a token refresh move the expiry, and clears the login again.
+// passing connection test, an agent's call refresh the expired token (the page shows the new
+// expiry live), and clears the login again.
 const ACCESS_TTL_SECONDS = 600;
 let upstream: ProtectedMcp;
 let gateway: TestGateway;
 let api: AdminApi;
 let browser: AdminBrowser;
 let admin: AdminPage;
+let agent: Client;
 
 beforeAll(async () => {
   upstream = await startProtectedMcp({ accessTtlSeconds: ACCESS_TTL_SECONDS, consent: true });
   gateway = await startTestGateway();
   api = adminApi(gateway);
+  agent = await gateway.connect({ name: 'oauth-journey-agent' });
+  // The journey is about the login, not approvals: this agent's calls run without waiting.
+  await allowEverything(api, (await api.sessionOf('oauth-journey-agent')).id);
   browser = await launchAdminBrowser();
   admin = await browser.open(gateway);
 });
@@ -106,22 +112,27 @@ describe('mcp-oauth', () => {
     expect(Date.parse(firstExpiry!)).toBeGreaterThan(Date.now());
     await admin.check('oauth-authorized');
 
-    // The provider lets the access token expire: the next connection test gets one 401, the gateway
-    // refreshes, and the page shows the new expiry live.
+    // The provider lets the access token expire: an agent's next call gets one 401 and the gateway
+    // refreshes; the page, which did nothing itself, shows the new expiry from the live event.
     const refreshes = upstream.provider.refreshes;
-    const firstTest = (await serverView()).lastTest;
     upstream.provider.advance((ACCESS_TTL_SECONDS + 1) * 1000);
-    await card().getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => expiry.getAttribute('datetime'), PATIENT).not.toBe(firstExpiry);
-    await expect.poll(async () => (await serverView()).lastTest.testedAt, { timeout: 60_000 }).not.toBe(firstTest.testedAt);
-    expect((await serverView()).lastTest.ok).toBe(true);
-    await card().locator('.test-result').getByText(/passed/).waitFor({ timeout: 60_000 });
+    const echo = (await serverView()).tools.find((t: any) => t.upstreamName === 'echo').name;
+    const answer = (await agent.callTool({ name: echo, arguments: { message: 'after expiry' } })) as any;
+    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
     expect(upstream.provider.refreshes).toBe(refreshes + 1);
-    expect(upstream.provider.authorizations).toHaveLength(2);
+    await expect.poll(() => expiry.getAttribute('datetime'), PATIENT).not.toBe(firstExpiry);
     const renewed = await expiry.getAttribute('datetime');
     expect(Date.parse(renewed!)).toBeGreaterThan(Date.parse(firstExpiry!));
     expect(renewed).toBe((await serverView()).authExpiresAt);
     expect(await authBadge()).toMatch(/^Auth:\s*authorized$/);
+    expect(upstream.provider.authorizations).toHaveLength(2);
+    // The page's connection test uses the renewed token: no second refresh, no new login.
+    const firstTest = (await serverView()).lastTest;
+    await card().getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(async () => (await serverView()).lastTest.testedAt, { timeout: 60_000 }).not.toBe(firstTest.testedAt);
+    expect((await serverView()).lastTest.ok).toBe(true);
+    await card().locator('.test-result').getByText(/passed/).waitFor({ timeout: 60_000 });
+    expect(upstream.provider.refreshes).toBe(refreshes + 1);
     await admin.check('oauth-refreshed');
 
     // At 390 px the Authorization block (expiry, actions) fits without sideways scrolling.
