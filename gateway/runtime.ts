@@ -122,6 +122,8 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   void registry.discoverAll();
   const events = new EventHub();
   metrics.watchApprovals(events);
+  // The admin page lists what discovery found (a custom server's tools after its OAuth login) live.
+  registry.onChange(() => events.publish('catalog.changed', null, {}));
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
   await permissionGate.orphanPending();

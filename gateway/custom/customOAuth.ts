@@ -18,6 +18,14 @@ export interface CustomOAuthDeps {
 /** The OAuth state a server view shows: `not_required` without OAuth. */
 export type AuthStateView = OAuthStatus['state'] | 'not_required';
 
+/** The OAuth part of a server view; `authExpiresAt` is the access token's expiry while authorized. */
+export interface ServerAuthView {
+  authState: AuthStateView;
+  authMessage: string | null;
+  requiredScope: string | null;
+  authExpiresAt: string | null;
+}
+
 /**
  * One OAuth manager per custom server in OAuth mode, kept while its signature (URL, transport, auth
  * settings) stays the same; a changed signature clears the old login and retires its manager, so
@@ -66,11 +74,11 @@ export class CustomOAuth {
     return held ? upstreamAuthOf(held.manager) : undefined;
   }
 
-  stateOf(id: string): { authState: AuthStateView; authMessage: string | null; requiredScope: string | null } {
+  stateOf(id: string): ServerAuthView {
     const held = this.managers.get(id);
-    if (!held) return { authState: 'not_required', authMessage: null, requiredScope: null };
+    if (!held) return { authState: 'not_required', authMessage: null, requiredScope: null, authExpiresAt: null };
     const view = viewOf(held.manager.status);
-    return { authState: view.authState, authMessage: view.message, requiredScope: view.requiredScope };
+    return { authState: view.authState, authMessage: view.message, requiredScope: view.requiredScope, authExpiresAt: view.expiresAt };
   }
 
   start(id: string, redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string }> {
@@ -112,8 +120,8 @@ export class CustomOAuth {
   }
 }
 
-function viewOf(status: OAuthStatus): { authState: OAuthStatus['state']; message: string; requiredScope: string | null } {
-  return { authState: status.state, message: status.message, requiredScope: status.requiredScope ?? null };
+function viewOf(status: OAuthStatus): { authState: OAuthStatus['state']; message: string; requiredScope: string | null; expiresAt: string | null } {
+  return { authState: status.state, message: status.message, requiredScope: status.requiredScope ?? null, expiresAt: status.expiresAt ?? null };
 }
 
 function memoryLoginStore(): OAuthLoginStore {

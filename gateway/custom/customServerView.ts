@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveCustomLimits, type CustomAuth, type CustomServerConfig, type CustomTransport, type EffectiveCustomLimits } from '../../catalog/index.js';
 import type { HiddenTool, SourceEntry } from '../registry/index.js';
 import type { ConnectionTestResult } from './connectionTest.js';
-import type { AuthStateView } from './customOAuth.js';
+import type { AuthStateView, ServerAuthView } from './customOAuth.js';
 import { redactedEntries } from './secretEdits.js';
 
 /** Connection state, kept apart from auth state; `ready` means the checks passed, not every tool. */
@@ -31,6 +31,8 @@ export interface CustomServerView {
   authMessage: string | null;
   /** The scope a 403 `insufficient_scope` asked consent for, or null. */
   requiredScope: string | null;
+  /** While authorized: when the access token expires (ISO); a refresh moves it. Null otherwise. */
+  authExpiresAt: string | null;
   connection: { state: ConnectionState; message: string | null };
   discovery: SourceEntry['discovery'] | null;
   tools: Array<{ toolId: string; name: string; upstreamName: string; title: string; description: string; inputSchema: Tool['inputSchema'] }>;
@@ -53,7 +55,7 @@ export interface ServerSnapshot {
 export function customServerView(
   state: ServerSnapshot,
   entry: SourceEntry | undefined,
-  auth: { authState: AuthStateView; authMessage: string | null; requiredScope: string | null } = { authState: 'not_required', authMessage: null, requiredScope: null },
+  auth: ServerAuthView = { authState: 'not_required', authMessage: null, requiredScope: null, authExpiresAt: null },
 ): CustomServerView {
   const c = state.config;
   const settings =

@@ -5,7 +5,7 @@ const path = (server, tail = '') => `/api/mcp/servers/${encodeURIComponent(serve
 
 /**
  * What each button of a server card does: one admin API call (confirmed first when it restarts,
- * deletes or clears credentials), a short message, then `refresh()` of the list.
+ * deletes), a short message, then `refresh()` of the list. OAuth actions: oauthActions.js.
  */
 export function serverActions(ctx, refresh) {
   return {
@@ -40,21 +40,5 @@ export function serverActions(ctx, refresh) {
       await refresh();
     },
     inspect: (server, tool) => ctx.openInspector?.(server.id, tool.toolId),
-    async 'oauth-start'(server) {
-      const started = await ctx.api('POST', path(server, '/oauth/start'));
-      // The provider's login page opens beside the admin page; the callback lands on this gateway.
-      window.open(started.authorizationUrl, '_blank', 'noopener');
-      ctx.toast(`Log in to ${server.name} in the new tab (valid until ${new Date(started.expiresAt).toLocaleTimeString()}).`);
-      await refresh();
-    },
-    async 'oauth-cancel'(server) {
-      await ctx.api('POST', path(server, '/oauth/cancel'));
-      await refresh();
-    },
-    async 'oauth-clear'(server) {
-      if (!(await ctx.confirm(`Clear the stored OAuth credentials of ${server.name}? Agents lose access until someone logs in again.`, 'Clear'))) return;
-      await ctx.api('POST', path(server, '/oauth/clear'));
-      await refresh();
-    },
   };
 }

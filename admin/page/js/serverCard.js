@@ -1,13 +1,12 @@
 import { badge, h, json, when } from './dom.js';
+import { authBadge, authSection } from './serverAuth.js';
 
 const CONNECTION_TONE = { ready: 'ok', untested: 'idle', error: 'bad', disabled: 'idle' };
-const AUTH_TONE = { not_required: 'idle', authorized: 'ok', authorizing: 'warn', required: 'warn', expired: 'bad' };
-const AUTH_WORDS = { not_required: 'no login needed', authorized: 'authorized', authorizing: 'login in progress', required: 'login required', expired: 'login expired' };
 
 /**
  * One custom server in the list: name and state badges, the actions, and details collapsed by
  * default (connection, auth, tools with pinned/changed definitions, last test, Inspector access).
- * `act(name, server, extra)` runs an action; the panel owns the API calls.
+ * `act(name, server, extra)` runs an action; the panel owns the API calls. `oauth`: see serverAuth.js.
  */
 export function serverCard(server, act, { oauth }) {
   const titleId = `server-${server.id}-title`;
@@ -19,7 +18,7 @@ export function serverCard(server, act, { oauth }) {
       h('div', { class: 'badges' },
         badge('Connection', server.connection.state, CONNECTION_TONE[server.connection.state]),
         badge('Server', server.enabled ? 'enabled' : 'disabled', server.enabled ? 'ok' : 'idle'),
-        badge('Auth', AUTH_WORDS[server.authState] ?? server.authState, AUTH_TONE[server.authState] ?? 'idle'),
+        authBadge(server),
         badge('Transport', server.transport, 'idle'))),
     server.connection.message ? h('p', { class: 'muted connection-message' }, server.connection.message) : null,
     h('div', { class: 'actions' },
@@ -54,21 +53,6 @@ function connectionDetails(server) {
     h('h4', {}, 'Connection'),
     h('dl', {}, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
     rows.length && server.transport === 'stdio' ? h('p', { class: 'hint' }, 'Saved values are never shown; edit the server to replace one.') : null);
-}
-
-function authSection(server, act, oauth) {
-  const oauthMode = server.auth?.mode === 'oauth';
-  return h('section', { class: 'detail-block', 'aria-label': 'Authorization' },
-    h('h4', {}, 'Authorization'),
-    h('p', {}, badge('Auth', AUTH_WORDS[server.authState] ?? server.authState, AUTH_TONE[server.authState] ?? 'idle')),
-    server.authMessage ? h('p', { class: 'muted' }, server.authMessage) : null,
-    server.requiredScope ? h('p', { class: 'muted' }, `Consent needed for scope: ${server.requiredScope}`) : null,
-    oauthMode && oauth
-      ? h('div', { class: 'actions' },
-        h('button', { type: 'button', onclick: () => act('oauth-start', server) }, server.authState === 'authorized' ? 'Log in again' : 'Log in'),
-        h('button', { type: 'button', class: 'secondary', onclick: () => act('oauth-cancel', server) }, 'Cancel login'),
-        h('button', { type: 'button', class: 'danger', onclick: () => act('oauth-clear', server) }, 'Clear credentials'))
-      : h('p', { class: 'hint' }, oauthMode ? 'OAuth login is not available on this gateway version.' : 'This server uses no OAuth login.'));
 }
 
 function toolsSection(server, act) {

@@ -1,4 +1,5 @@
 import { h, render } from './dom.js';
+import { oauthActions } from './oauthActions.js';
 import { serverActions } from './serverActions.js';
 import { serverCard } from './serverCard.js';
 import { openServerEditor } from './serverEditor.js';
@@ -11,14 +12,22 @@ export function createServersPanel(ctx) {
   const importBox = document.getElementById('server-import');
   let servers = [];
   const open = new Set();
+  /** Logins this page started, by server id, while the server waits for them. */
+  const pendingLogins = new Map();
 
+  let asked = 0;
   const refresh = async () => {
-    servers = (await ctx.api('GET', '/api/mcp/servers')).servers;
+    // Events arrive in bursts (login, then discovery): an answer overtaken by a later request is dropped, not drawn over it.
+    const mine = ++asked;
+    const answer = (await ctx.api('GET', '/api/mcp/servers')).servers;
+    if (mine !== asked) return;
+    servers = answer;
+    for (const id of pendingLogins.keys()) if (servers.find((s) => s.id === id)?.authState !== 'authorizing') pendingLogins.delete(id);
     // Keep the details a user opened open across redraws.
     for (const el of list.querySelectorAll('article.server')) if (el.querySelector('details.server-details')?.open) open.add(el.dataset.serverId);
     render(list, servers.length === 0
       ? h('p', { class: 'muted' }, 'No custom servers yet. Add one, or import a Claude Desktop / Cursor / VS Code "mcpServers" file.')
-      : servers.map((server) => serverCard(server, act, { oauth: Boolean(ctx.features?.oauth) })));
+      : servers.map((server) => serverCard(server, act, { oauth: ctx.features?.oauth ? { pending: pendingLogins.get(server.id) } : null })));
     for (const id of open) {
       const details = list.querySelector(`article[data-server-id="${CSS.escape(id)}"] details.server-details`);
       if (details) details.open = true;
@@ -34,7 +43,7 @@ export function createServersPanel(ctx) {
     editor.scrollIntoView({ block: 'nearest' });
   };
 
-  const actions = { ...serverActions(ctx, refresh), edit };
+  const actions = { ...serverActions(ctx, refresh), ...oauthActions(ctx, refresh, pendingLogins), edit };
   async function act(name, server, extra) {
     try {
       await actions[name](server, extra);

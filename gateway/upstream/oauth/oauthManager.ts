@@ -17,6 +17,8 @@ export interface OAuthStatus {
   message: string;
   /** A scope the server asked for that the current login lacks (after `insufficient_scope`). */
   requiredScope?: string;
+  /** While authorized: when the current access token expires (ISO); a renewed token moves it, so a refresh is an event. */
+  expiresAt?: string;
 }
 
 export interface OAuthManagerOptions {
@@ -326,8 +328,11 @@ export class OAuthManager {
     return `${why}; ${this.nextStep()}`;
   }
 
-  private setStatus(status: OAuthStatus): void {
-    const same = status.state === this.current.state && status.message === this.current.message && status.requiredScope === this.current.requiredScope;
+  private setStatus(given: OAuthStatus): void {
+    const expiry = given.state === 'authorized' ? this.login?.expiresAt : undefined;
+    const status = expiry === undefined ? given : { ...given, expiresAt: new Date(expiry).toISOString() };
+    const same =
+      status.state === this.current.state && status.message === this.current.message && status.requiredScope === this.current.requiredScope && status.expiresAt === this.current.expiresAt;
     this.current = status;
     if (!same) this.options.onChange?.(status);
   }
