@@ -18,7 +18,8 @@ export {
 export type { SessionLimits } from './listener/index.js';
 export { parseDecisionBody } from './permissions/index.js';
 export type { PermissionGate } from './permissions/index.js';
-export { parseCommandLine, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag, UsageError } from './config/index.js';
+export { parseCommandLine, UsageError } from './config/index.js';
+export { sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings/index.js';
 export type { FlagValues } from './config/index.js';
 export { createGatewayMetrics, metricsRoute } from './metrics/index.js';
 export { createGatewayRuntime } from './runtime.js';

@@ -1,14 +1,16 @@
-// Measures how soon `scigate stdio` can answer: the module loading it does before it answers, and
-// the time from spawning `dist/gateway/main.js stdio` to the first byte of its `initialize` answer.
+// Measures how soon `scigate stdio` can answer: the module loading it does before it answers, the
+// time from spawning `dist/gateway/main.js stdio` to the first byte of its `initialize` answer, and
+// to its first `tools/list` answer.
 // Usage: npm run build && node scripts/measureStartup.mjs [runs=7] [path/to/main.js]
 // Wall times swing with machine load; the CPU time of module loading (user + system) swings less.
 //
 // "Module loading before it can answer" is the static module graph of main.js plus, where it
 // exists, of commands/stdioCommand.js (the one module main.js imports for `stdio`): everything
-// else (storage, runtime, sources, pino, express) is imported only after the first answer. Before
+// else (the MCP SDK and zod, storage, runtime, sources, pino, express) is imported only after the
+// first answer. Before
 // the stdio fast path main.js was the whole gateway, so importing it alone measured the same thing.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,8 @@ const initialize = JSON.stringify({
   jsonrpc: '2.0', id: 1, method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-probe', version: '0' } },
 });
+const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+const toolsList = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 
 /** Wall and CPU milliseconds to import the modules loaded before the answer (main.js only runs when invoked directly). */
 function importMs() {
@@ -43,19 +47,43 @@ function run(command, args) {
   });
 }
 
-/** Milliseconds from spawn to the first byte of the `initialize` answer on stdout. */
-function firstAnswerMs() {
+/**
+ * CPU milliseconds (user + system) a child has used so far, from /proc on Linux (undefined elsewhere):
+ * unlike wall time, it hardly moves with the machine's load. Assumes the usual 100 clock ticks a second.
+ */
+function cpuMsOf(pid) {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Milliseconds from spawn to the first byte of the `initialize` answer on stdout, and to the
+ * `tools/list` answer (written with it, after `notifications/initialized`): that one waits for
+ * storage, the runtime and the sources.
+ */
+function answerMs() {
   const dataDir = mkdtempSync(join(tmpdir(), 'scigate-startup-'));
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [main, 'stdio', '--data-dir', dataDir, '--log-level', 'error'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdin.write(`${initialize}\n`);
-    child.stdout.once('data', () => {
-      const ms = performance.now() - started;
+    child.stdin.write(`${initialize}\n${initialized}\n${toolsList}\n`);
+    let first;
+    let firstCpu;
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      if (first === undefined) {
+        first = performance.now() - started;
+        firstCpu = cpuMsOf(child.pid);
+      }
+      out += chunk;
+      if (!/"jsonrpc":"2\.0","id":2[,}]/.test(out)) return;
+      const listed = performance.now() - started;
+      const listedCpu = cpuMsOf(child.pid);
       child.kill('SIGTERM');
       child.once('exit', () => {
         rmSync(dataDir, { recursive: true, force: true });
-        resolve(ms);
+        resolve([first, listed, firstCpu, listedCpu]);
       });
     });
     child.on('error', reject);
@@ -67,10 +95,12 @@ const imports = [];
 const answers = [];
 for (let i = 0; i < runs; i++) {
   imports.push(await importMs());
-  answers.push(await firstAnswerMs());
+  answers.push(await answerMs());
 }
 console.log(`module loading (import ${beforeAnswer.join(' + ')}): median ${median(imports.map((i) => i[0])).toFixed(0)} ms wall, ${median(imports.map((i) => i[1])).toFixed(0)} ms CPU, ${runs} runs`);
-console.log(`spawn → first byte of initialize answer:       median ${median(answers).toFixed(0)} ms of ${runs} runs`);
+const cpu = (i) => (answers[0][i] === undefined ? '' : `, ${median(answers.map((a) => a[i])).toFixed(0)} ms CPU in the process`);
+console.log(`spawn → first byte of initialize answer:       median ${median(answers.map((a) => a[0])).toFixed(0)} ms wall${cpu(2)}, ${runs} runs`);
+console.log(`spawn → tools/list answer (runtime built):     median ${median(answers.map((a) => a[1])).toFixed(0)} ms wall${cpu(3)}, ${runs} runs`);
 console.log(`bare node start (for reference):              median ${median(await bareNode()).toFixed(0)} ms`);
 
 async function bareNode() {

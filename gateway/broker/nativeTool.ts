@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallDeadline } from '../core/index.js';
-import { compileInputSchema } from '../registry/index.js';
+import { compileOnFirstUse } from '../registry/index.js';
 import type { AuditedRequest } from './toolCall.js';
 
 /** A native tool's structured result (its published outputSchema describes it). */
@@ -29,7 +29,7 @@ export interface NativeTool {
   run(call: NativeCall): Promise<NativeToolResult>;
 }
 
-/** A native tool with its schemas compiled once. */
+/** A native tool with its schemas compiled once, on first use. */
 export interface CompiledNativeTool {
   tool: NativeTool;
   validateInput: ValidateFunction;
@@ -41,7 +41,7 @@ export function compileNativeTools(tools: readonly NativeTool[]): Map<string, Co
   const compiled = new Map<string, CompiledNativeTool>();
   for (const tool of tools) {
     if (compiled.has(tool.name)) throw new Error(`native tool "${tool.name}" is registered twice`);
-    compiled.set(tool.name, { tool, validateInput: compileInputSchema(tool.inputSchema), validateOutput: compileInputSchema(tool.outputSchema) });
+    compiled.set(tool.name, { tool, validateInput: compileOnFirstUse(tool.inputSchema), validateOutput: compileOnFirstUse(tool.outputSchema) });
   }
   return compiled;
 }

@@ -1,11 +1,12 @@
 /**
- * `scigate stdio`: one MCP session on stdin/stdout. Only the SDK server and the session front are
- * loaded before `initialize` is answered; storage, the runtime, the sources and pino are imported
- * and built behind it (see stdioRuntime.ts), and tools/list and tools/call wait for them.
+ * `scigate stdio`: one MCP session on stdin/stdout. The client's `initialize` is answered with
+ * nothing but Node loaded (gateway/handshake); then the SDK server and the session front are
+ * imported and take over the stream, and storage, the runtime, the sources and pino are imported
+ * and built behind them (see stdioRuntime.ts): tools/list and tools/call wait for those.
  */
-import { deferredLogger, randomId, type Logger } from '../core/index.js';
 import type { FlagValues } from '../config/index.js';
-import { serveStdio } from '../front/index.js';
+import type { Logger } from '../core/index.js';
+import { answerInitializeEarly } from '../handshake/index.js';
 import type { StdioGateway } from './stdioRuntime.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
@@ -14,6 +15,11 @@ type Env = Record<string, string | undefined>;
 
 /** Serves the session until the client closes stdin or a signal; resolves with the exit code (1 if the runtime failed). */
 export async function runStdio(flags: FlagValues, env: Env): Promise<number> {
+  const stopped = stopSignal();
+  const early = await Promise.race([answerInitializeEarly({ input: process.stdin, output: process.stdout, version: VERSION }), stopped]);
+  // A client that closed before sending anything had no Session: nothing more to load.
+  if (!early || (early.ended && early.chunks.length === 0)) return 0;
+  const [{ serveStdio }, { deferredLogger, randomId }] = await Promise.all([import('../front/index.js'), import('../core/index.js')]);
   let gateway: Promise<StdioGateway> | undefined;
   let adoptLog!: (log: Promise<Logger>) => void;
   const logReady = new Promise<Logger>((resolve) => (adoptLog = resolve));
@@ -31,9 +37,10 @@ export async function runStdio(flags: FlagValues, env: Env): Promise<number> {
     newId: randomId,
     log: deferredLogger(logReady, process.stderr),
     runtime: () => startGateway().then((g) => g.runtime),
+    early,
   });
   try {
-    await Promise.race([served, stopSignal()]);
+    await Promise.race([served, stopped]);
   } catch {
     return 1;
   }

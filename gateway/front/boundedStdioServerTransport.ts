@@ -1,7 +1,9 @@
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isDeepStrictEqual } from 'node:util';
 import { BoundedLineReader, type Logger } from '../core/index.js';
+import type { EarlyHandshake } from '../handshake/index.js';
 import { checkRpcMessage } from './checkRpcMessage.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
@@ -12,6 +14,8 @@ export interface BoundedStdioServerOptions {
   output: NodeJS.WritableStream;
   log: Logger;
   maxLineBytes?: number;
+  /** What was read (and maybe answered) before this transport existed: replayed on start. */
+  early?: EarlyHandshake;
 }
 
 /**
@@ -28,17 +32,29 @@ export class BoundedStdioServerTransport implements Transport {
   private readonly reader: BoundedLineReader;
   private readonly onData = (chunk: Buffer | string) => this.read(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  /** The `initialize` answered before the SDK loaded: the SDK server's answer to it is not sent again. */
+  private answeredEarly: EarlyHandshake['answered'];
 
   constructor(private readonly options: BoundedStdioServerOptions) {
     this.reader = new BoundedLineReader(options.maxLineBytes ?? MAX_STDIO_REQUEST_BYTES);
+    this.answeredEarly = options.early?.answered;
   }
 
   async start(): Promise<void> {
     this.options.input.on('data', this.onData);
     this.options.input.on('error', this.onStreamError);
+    const early = this.options.early;
+    if (!early) return;
+    for (const chunk of early.chunks) this.read(chunk);
+    // The early reader paused the input after the first line.
+    this.options.input.resume();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.answeredEarly && 'id' in message && message.id === this.answeredEarly.id && !('method' in message)) {
+      this.dropRepeatedInitialize(message);
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       if (this.options.output.write(serializeMessage(message))) resolve();
       else this.options.output.once('drain', resolve);
@@ -76,6 +92,18 @@ export class BoundedStdioServerTransport implements Transport {
         this.refuse(ErrorCode.InvalidRequest, `Request too large: a line of more than ${limit} bytes (${bytes} read) was skipped; send smaller arguments.`);
       },
     });
+  }
+
+  /** The client already has its answer; one that differs means the early answer is out of date with the SDK. */
+  private dropRepeatedInitialize(message: JSONRPCMessage): void {
+    const sent = this.answeredEarly!.result;
+    this.answeredEarly = undefined;
+    const own = (message as { result?: unknown }).result;
+    if (isDeepStrictEqual(own, sent)) return;
+    this.options.log.warn(
+      { answeredEarly: sent, sdkAnswer: own ?? (message as { error?: unknown }).error },
+      'the initialize answer given before the SDK loaded differs from the SDK server\'s; update gateway/handshake/sessionIdentity.ts',
+    );
   }
 
   private refuse(code: number, message: string, id: string | number | null = null): void {

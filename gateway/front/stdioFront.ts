@@ -1,4 +1,5 @@
 import type { Logger, NewId } from '../core/index.js';
+import type { EarlyHandshake } from '../handshake/index.js';
 import { BoundedStdioServerTransport } from './boundedStdioServerTransport.js';
 import { endSession, persistSession, type SessionLifecycleDeps } from './sessionLifecycle.js';
 import { createSessionServer, type SessionHandlersFactory } from './sessionServer.js';
@@ -22,6 +23,8 @@ export interface StdioFrontOptions {
   runtime: () => Promise<StdioRuntime>;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** What was read from `input` (and the `initialize` answered) before the SDK was loaded; replayed first. */
+  early?: EarlyHandshake;
 }
 
 /**
@@ -33,16 +36,19 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
   const id = options.newId('ses');
   const start = { id, projectId: options.projectId, transport: 'stdio' as const };
   const input = options.input ?? process.stdin;
-  const { built: runtime, started } = afterFirstInput(input, options.runtime);
+  const early = options.early;
+  const { built: runtime, started } = afterFirstInput(input, options.runtime, early !== undefined && early.chunks.length > 0);
   const server = createSessionServer({
     version: options.version,
     handlers: runtime.then((built) => built.handlersFor(id)),
     onInitialized: async (s) => persistSession(s, start, await runtime),
   });
-  const transport = new BoundedStdioServerTransport({ input, output: options.output ?? process.stdout, log: options.log });
+  const transport = new BoundedStdioServerTransport({ input, output: options.output ?? process.stdout, log: options.log, ...(early ? { early } : {}) });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    input.once('end', () => resolve());
+    // An input that ended while it was read early emits no second 'end' (what it sent is replayed by connect).
+    if (early?.ended) resolve();
+    else input.once('end', () => resolve());
   });
   await server.connect(transport);
   await closed;
@@ -56,14 +62,17 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
  * runtime blocks the event loop for a while; started earlier, it would hold back the `initialize`
  * answer. Every request is input, so nothing can wait for a runtime that never starts.
  */
-function afterFirstInput<T>(input: NodeJS.ReadableStream, build: () => Promise<T>): { built: Promise<T>; started: () => boolean } {
+function afterFirstInput<T>(input: NodeJS.ReadableStream, build: () => Promise<T>, alreadyRead: boolean): { built: Promise<T>; started: () => boolean } {
   let started = false;
-  const built = new Promise<T>((resolve) =>
-    input.once('data', () => {
+  const built = new Promise<T>((resolve) => {
+    const start = () => {
       started = true;
       setImmediate(() => resolve(build()));
-    }),
-  );
+    };
+    // Input read before the SDK loaded was answered (or is replayed) already: no later byte need come.
+    if (alreadyRead) start();
+    else input.once('data', start);
+  });
   // A failure is reported by each request that waits for it, and by serveStdio's own result.
   built.catch(() => {});
   return { built, started: () => started };

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TOOL_NAME_CHARS, governedToolName, type SourceManifest, type ToolPrefix } from '../../catalog/index.js';
-import { compileInputSchema } from './compileInputSchema.js';
+import { compileOnFirstUse } from './compileInputSchema.js';
 
 /** A tool the gateway exposes to agents, with its compiled input validator. */
 export interface GovernedTool {
@@ -66,7 +66,7 @@ export function deriveBuiltinTools(manifest: SourceManifest, listed: Tool[], pre
         title: spec.title,
         description: spec.description,
         inputSchema,
-        validate: compileInputSchema(inputSchema),
+        validate: compileOnFirstUse(inputSchema),
         idempotent: spec.idempotent,
         cacheTtlMs: spec.cacheTtlMs ?? manifest.cacheTtlMs,
         envelope: 'scientific',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { answerTo, send, useRawStdio } from '../fixtures/rawStdio.js';
+import { answerTo, jsonRpcAnswers, send, useRawStdio } from '../fixtures/rawStdio.js';
 
 const stdio = useRawStdio('scigate-stdio-');
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup', version: '1' } } };
@@ -47,5 +47,18 @@ describe('scigate stdio answers before its runtime is built', () => {
     expect((await answerTo(running, 2)).error.message).toContain(`scigate could not start: The data directory ${notADir} is not a directory`);
     running.child.stdin!.end();
     expect(await running.exited).toBe(1);
+  });
+
+  it('initialize, initialized and tools/list written in one go are each answered once: the early answer, then the SDK server', async () => {
+    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+    const lines = [initialize, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }];
+    running.child.stdin!.write(lines.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    expect((await answerTo(running, 2)).result.tools.length).toBeGreaterThan(0);
+    const toInitialize = jsonRpcAnswers(running).filter((m) => m.id === 1);
+    expect(toInitialize).toHaveLength(1);
+    expect(toInitialize[0].result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'scigate' } });
+    expect(running.output()).not.toMatch(/differs from the SDK server/);
+    running.child.stdin!.end();
+    expect(await running.exited).toBe(0);
   });
 });

@@ -8,16 +8,19 @@ const LAYERS = ['catalog', 'sources', 'gateway', 'storage', 'admin'] as const;
 /**
  * Who may import whom (house style §1), read top to bottom: a module may import only modules listed
  * for it, and every module listed sits above it, so the table is a DAG. Inside gateway/ the order is
- * core < metrics, front, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
- * (admin's door) < commands (the composition root, which alone sees storage/ and admin/) < main.
+ * handshake < core < metrics, front, upstream < registry < permissions, selection < broker < custom, listener < runtime < index
+ * (admin's door) < commands (the composition root, which alone sees storage/ and admin/) < main. handshake and
+ * config import nothing: they are what `scigate stdio` loads before it answers `initialize`.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   catalog: [],
   sources: ['catalog'],
   'gateway/core': ['catalog'],
-  'gateway/front': ['catalog', 'gateway/core'],
+  'gateway/handshake': [],
+  'gateway/front': ['catalog', 'gateway/core', 'gateway/handshake'],
   storage: ['catalog', 'gateway/core'],
-  'gateway/config': ['catalog', 'sources', 'gateway/core'],
+  'gateway/config': [],
+  'gateway/sourceSettings': ['catalog', 'sources', 'gateway/core', 'gateway/config'],
   'gateway/metrics': ['catalog', 'gateway/core'],
   'gateway/upstream': ['catalog', 'gateway/core'],
   'gateway/registry': ['catalog', 'sources', 'gateway/core', 'gateway/upstream'],
@@ -34,12 +37,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/extraction',
   ],
   gateway: [
-    'catalog', 'gateway/core', 'gateway/config', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
+    'catalog', 'gateway/core', 'gateway/config', 'gateway/sourceSettings', 'gateway/metrics', 'gateway/upstream', 'gateway/registry', 'gateway/permissions', 'gateway/selection',
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/extraction', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
-  // A command imports the gateway folders it needs (stdio: only core, config and front up front).
-  'gateway/commands': ['catalog', 'sources', 'storage', 'gateway/core', 'gateway/config', 'gateway/front', 'gateway', 'admin'],
+  // A command imports the gateway folders it needs (stdio: only config and handshake up front).
+  'gateway/commands': ['catalog', 'sources', 'storage', 'gateway/core', 'gateway/config', 'gateway/handshake', 'gateway/front', 'gateway', 'admin'],
   'gateway/main': ['gateway/config', 'gateway/commands'],
 };
 
@@ -167,12 +170,12 @@ describe('layering (house style §1)', () => {
     expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
   });
 
-  it('scigate stdio loads only the session front before it answers: storage, runtime, HTTP edge and pino come later', () => {
+  it('scigate stdio answers initialize with Node alone: the SDK, zod, the session front, storage and the runtime come later', () => {
     const loaded = new Set([...staticClosure('gateway/main.ts', edges), ...staticClosure('gateway/commands/stdioCommand.ts', edges)]);
-    const heavy = [...loaded].filter((p) =>
-      /^(storage|sources|admin)\/|^gateway\/(index|runtime)\.ts$|^gateway\/(upstream|registry|broker|listener|custom)\/|^(express|pino|sql\.js|ajv)$/.test(p),
-    );
-    expect(heavy).toEqual([]);
-    expect(loaded).toContain('gateway/front/index.ts');
+    const beforeTheAnswer = /^(node:.*|gateway\/main\.ts|gateway\/(config|handshake)\/[^/]+\.ts|gateway\/commands\/(stdioCommand|stopSignal|version)\.ts)$/;
+    expect([...loaded].filter((p) => !beforeTheAnswer.test(p))).toEqual([]);
+    expect(loaded).toContain('gateway/handshake/index.ts');
+    // The session front (the SDK server) is imported once the answer is out.
+    expect(edges).toContainEqual({ from: 'gateway/commands/stdioCommand.ts', to: 'gateway/front/index.ts', kind: 'dynamic' });
   });
 });

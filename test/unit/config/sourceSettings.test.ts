@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/config/index.js';
+import { UsageError } from '../../../gateway/config/index.js';
+import { baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from '../../../gateway/sourceSettings/index.js';
 import { createRequestPacers, systemClock } from '../../../gateway/core/index.js';
 
 describe('source settings from the environment', () => {

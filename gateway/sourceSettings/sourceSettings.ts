@@ -1,7 +1,7 @@
 import { describeZodError, limitOverridesSchema, type LimitOverrides } from '../../catalog/index.js';
 import type { SourceDeps } from '../../sources/index.js';
 import type { Clock } from '../core/index.js';
-import { UsageError, type FlagValues } from './parseCommandLine.js';
+import { UsageError, type FlagValues } from '../config/index.js';
 
 type Env = Record<string, string | undefined>;
 
