@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/index.js';
@@ -18,6 +19,9 @@ export type SessionClientFactory = (sourceId: string, requests: ClientRequests) 
  * declared it; an elicitation names the server it comes from; each forwarded request is logged
  * with the Session and the server. After `logging/setLevel` the Session also gets connections of
  * its own, and their log messages at or above its level, named `<server>/<logger>`.
+ * Roots: a server that asked for roots (learned on the shared connection) is reached over the
+ * Session's own connection, which answers with the client's roots when it declared them, else
+ * with the Session's workspace directory — never another Session's.
  */
 export class SessionUpstreams {
   private readonly own = new Map<string, { shared: UpstreamClient; client: UpstreamClient }>();
@@ -25,19 +29,26 @@ export class SessionUpstreams {
   private logLevel: LoggingLevel | undefined;
 
   constructor(
-    private readonly o: { server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger },
+    private readonly o: {
+      server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger;
+      /** The Session's workspace directory (absolute), given as its root to servers that ask; none without workspaces. */
+      workspaceRoot?: () => string;
+    },
   ) {}
 
   /** The Session's connection to `sourceId`, or undefined to use the shared one. */
   clientFor(sourceId: string): UpstreamClient | undefined {
     const entry = this.o.registry.get(sourceId);
-    const capabilities = this.forwardable();
-    if (!entry || entry.manifest.type !== 'custom' || (!capabilities && !this.logLevel)) return undefined;
+    const declared = this.forwardable();
+    if (!entry || entry.manifest.type !== 'custom') return undefined;
+    const rootsFromWorkspace = this.o.workspaceRoot !== undefined && entry.client.asksForRoots;
+    if (!declared && !this.logLevel && !rootsFromWorkspace) return undefined;
+    const capabilities: ClientCapabilities = { ...declared, ...(this.o.workspaceRoot ? { roots: {} } : {}) };
     const current = this.own.get(sourceId);
     // A saved server gets a new shared client; the Session's connection follows it.
     if (current?.shared === entry.client) return current.client;
     if (current) void current.client.close().catch(() => {});
-    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities ?? {}));
+    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities));
     if (!client) return undefined;
     this.own.set(sourceId, { shared: entry.client, client });
     return client;
@@ -82,7 +93,8 @@ export class SessionUpstreams {
       },
       roots: async (signal) => {
         audit('roots');
-        return server.listRoots(undefined, { signal });
+        if (server.getClientCapabilities()?.roots || !this.o.workspaceRoot) return server.listRoots(undefined, { signal });
+        return { roots: [{ uri: pathToFileURL(`${this.o.workspaceRoot()}/`).href, name: 'scigate session workspace' }] };
       },
       logLevel: () => this.logLevel,
       onLog: (message) => {
