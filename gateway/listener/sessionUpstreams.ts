@@ -43,12 +43,11 @@ export class SessionUpstreams {
     if (!entry || entry.manifest.type !== 'custom') return undefined;
     const rootsFromWorkspace = this.o.workspaceRoot !== undefined && entry.client.asksForRoots;
     if (!declared && !this.logLevel && !rootsFromWorkspace) return undefined;
-    const capabilities: ClientCapabilities = { ...declared, ...(this.o.workspaceRoot ? { roots: {} } : {}) };
     const current = this.own.get(sourceId);
     // A saved server gets a new shared client; the Session's connection follows it.
     if (current?.shared === entry.client) return current.client;
     if (current) void current.client.close().catch(() => {});
-    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities));
+    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, declared ?? {}));
     if (!client) return undefined;
     this.own.set(sourceId, { shared: entry.client, client });
     return client;
@@ -77,25 +76,42 @@ export class SessionUpstreams {
     return Object.keys(capabilities).length > 0 ? capabilities : undefined;
   }
 
-  private requests(serverName: string, sourceId: string, capabilities: ClientCapabilities): ClientRequests {
+  /**
+   * The Session's connection declares what the shared one declares, so the server lists the same
+   * tools; only what the Session's client declared is forwarded, the rest refused with the reason.
+   */
+  private requests(serverName: string, sourceId: string, declared: ClientCapabilities): ClientRequests {
     const { server, sessionId, log } = this.o;
     const audit = (kind: string) => log.info({ sessionId, sourceId, kind }, 'forwarded an upstream request to the agent');
+    const workspaceRoot = this.o.workspaceRoot;
     return {
-      capabilities,
-      sampling: async (params, signal) => {
-        audit('sampling');
-        return server.createMessage(params, { signal });
-      },
-      elicitation: async (params, signal) => {
-        audit('elicitation');
-        const from = `[${serverName.slice(0, 80)} via scigate] `;
-        return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
-      },
-      roots: async (signal) => {
-        audit('roots');
-        if (server.getClientCapabilities()?.roots || !this.o.workspaceRoot) return server.listRoots(undefined, { signal });
-        return { roots: [{ uri: pathToFileURL(`${this.o.workspaceRoot()}/`).href, name: 'scigate session workspace' }] };
-      },
+      capabilities: { sampling: declared.sampling ?? {}, elicitation: declared.elicitation ?? { form: {} }, roots: {} },
+      ...(declared.sampling
+        ? {
+            sampling: async (params, signal) => {
+              audit('sampling');
+              return server.createMessage(params, { signal });
+            },
+          }
+        : {}),
+      ...(declared.elicitation
+        ? {
+            elicitation: async (params, signal) => {
+              audit('elicitation');
+              const from = `[${serverName.slice(0, 80)} via scigate] `;
+              return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
+            },
+          }
+        : {}),
+      ...(declared.roots || workspaceRoot
+        ? {
+            roots: async (signal: AbortSignal) => {
+              audit('roots');
+              if (declared.roots || !workspaceRoot) return server.listRoots(undefined, { signal });
+              return { roots: [{ uri: pathToFileURL(`${workspaceRoot()}/`).href, name: 'scigate session workspace' }] };
+            },
+          }
+        : {}),
       logLevel: () => this.logLevel,
       onLog: (message) => {
         if (!this.logLevel || LEVELS.indexOf(message.level) < LEVELS.indexOf(this.logLevel)) return;
