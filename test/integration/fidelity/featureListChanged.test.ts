@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
+import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
+
+const notesServer = fileURLToPath(new URL('../../fixtures/servers/notesServer.mjs', import.meta.url));
+let gateway: TestGateway;
+let api: AdminApi;
+let server: any;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  const created = await api.post('/api/mcp/servers', { name: 'notes', transport: 'stdio', command: process.execPath, args: [notesServer], enabled: true });
+  expect(created.status).toBe(201);
+  server = created.body.server;
+}, 120_000);
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+describe("a custom server's resources and prompts change", () => {
+  it('its resources and prompts list_changed reach the Session, whose next lists show the new ones', async () => {
+    const agent = await gateway.connect({ name: 'note-taker' });
+    let resourcesChanged = 0;
+    let promptsChanged = 0;
+    agent.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (resourcesChanged += 1));
+    agent.setNotificationHandler(PromptListChangedNotificationSchema, () => void (promptsChanged += 1));
+    expect((await agent.listResources()).resources.filter((r) => r.uri.startsWith('scigate://notes/'))).toEqual([]);
+    expect((await agent.listPrompts()).prompts).toEqual([]);
+    await agent.listTools();
+    await allowEverything(api, (await api.sessionOf('note-taker')).id);
+
+    await agent.callTool({ name: 'mcp__notes__add_note', arguments: { text: 'buffer pH 7.4' } });
+    await expect.poll(() => resourcesChanged, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+    await expect.poll(() => promptsChanged, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+    const note = (await agent.listResources()).resources.find((r) => r.uri === 'scigate://notes/note%3A%2F%2F1');
+    expect(note).toMatchObject({ name: 'note 1' });
+    expect(await agent.readResource({ uri: note!.uri })).toEqual({ contents: [{ uri: note!.uri, mimeType: 'text/plain', text: 'buffer pH 7.4' }] });
+    expect((await agent.listPrompts()).prompts.map((p) => p.name)).toEqual(['mcp__notes__note_1']);
+    await agent.close();
+  });
+
+  it("once the server is disabled, its resources leave the list and a read of one says what happened", async () => {
+    expect((await api.patch(`/api/mcp/servers/${server.id}`, { enabled: false })).status).toBe(200);
+    const agent = await gateway.connect({ name: 'late-reader' });
+    expect((await agent.listResources()).resources.filter((r) => r.uri.startsWith('scigate://notes/'))).toEqual([]);
+    await expect(agent.readResource({ uri: 'scigate://notes/note%3A%2F%2F1' })).rejects.toThrow(/No enabled source "notes".*disabled, removed or is not selected/);
+    await agent.close();
+  });
+});
