@@ -26,7 +26,8 @@ export function createSourceServer(
 export async function sourceFeatures(deps: DownstreamDeps, sourceId: string): Promise<SessionFeatures> {
   const entry = deps.registry.get(sourceId);
   if (!entry) return {};
-  if (!entry.client.serverCapabilities) await entry.client.open().catch(() => {});
+  // A disabled server's program is never started just to answer initialize.
+  if (!entry.client.serverCapabilities && entry.enabled) await entry.client.open().catch(() => {});
   return featuresOf([entry], { files: false });
 }
 

@@ -2,15 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
+import { captureLogger } from '../../fixtures/custom/captureLogger.js';
 import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
 
 const notesServer = fileURLToPath(new URL('../../fixtures/servers/notesServer.mjs', import.meta.url));
 let gateway: TestGateway;
 let api: AdminApi;
 let server: any;
+const log = captureLogger();
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  gateway = await startTestGateway({}, undefined, { log });
   api = adminApi(gateway);
   const created = await api.post('/api/mcp/servers', { name: 'notes', transport: 'stdio', command: process.execPath, args: [notesServer], enabled: true });
   expect(created.status).toBe(201);
@@ -39,6 +41,16 @@ describe("a custom server's resources and prompts change", () => {
     expect(note).toMatchObject({ name: 'note 1' });
     expect(await agent.readResource({ uri: note!.uri })).toEqual({ contents: [{ uri: note!.uri, mimeType: 'text/plain', text: 'buffer pH 7.4' }] });
     expect((await agent.listPrompts()).prompts.map((p) => p.name)).toEqual(['mcp__notes__note_1']);
+    expect((await agent.getPrompt({ name: 'mcp__notes__note_1' })).messages[0]!.content).toEqual({ type: 'text', text: 'buffer pH 7.4' });
+    // Each read and prompt get is logged with who asked (the Session), which source and what.
+    const sessionId = (await api.sessionOf('note-taker')).id;
+    const relayed = log.lines.map((line) => JSON.parse(line)).filter((l) => l.msg === 'relayed a request to a custom server');
+    expect(relayed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ sessionId, sourceId: server.id, kind: 'resources/read', target: 'note://1' }),
+        expect.objectContaining({ sessionId, sourceId: server.id, kind: 'prompts/get', target: 'note_1' }),
+      ]),
+    );
     await agent.close();
   });
 
