@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
 import { everythingStdio, startEverythingHttp, type RunningEverything } from '../../fixtures/custom/everythingServer.js';
@@ -9,12 +11,16 @@ import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.j
 let gateway: TestGateway;
 let api: AdminApi;
 let http: RunningEverything;
+const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   [gateway, http] = await Promise.all([startTestGateway(), startEverythingHttp('streamableHttp')]);
   api = adminApi(gateway);
-  expect((await api.post('/api/mcp/servers', { name: 'everything', ...everythingStdio(), enabled: true })).status).toBe(201);
-  expect((await api.post('/api/mcp/servers', { name: 'everything http', transport: 'http', url: http.url, enabled: true })).status).toBe(201);
+  for (const [label, config] of [['everything', everythingStdio()], ['everything-http', { transport: 'http', url: http.url }]] as const) {
+    const created = await api.post('/api/mcp/servers', { name: label.replace('-', ' '), ...config, enabled: true });
+    expect(created.status).toBe(201);
+    ids[label] = created.body.server.id;
+  }
 }, 120_000);
 afterAll(async () => {
   await gateway?.dispose();
@@ -122,6 +128,24 @@ describe.each([
     expect(own).not.toContain('/workspaces/');
     await agent.close();
     await rooted.close();
+  });
+});
+
+describe.each(['everything', 'everything-http'])('/mcp/sources/<id> of %s', (label) => {
+  it("declares what the server declared and serves its resources, prompts and completions under the server's own names", async () => {
+    const client = new Client({ name: `one-source-${label}`, version: '1' });
+    const url = new URL(`${gateway.mcpUrl}/sources/${ids[label]}`);
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
+    expect(client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} });
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain(FEATURES_DOC);
+    expect((await client.readResource({ uri: FEATURES_DOC })).contents[0]!.uri).toBe(FEATURES_DOC);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('args-prompt');
+    const prompt = await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Basel' } });
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: "What's weather in Basel?" });
+    const done = await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    expect(done.completion.values).toEqual(['Sales', 'Support']);
+    await client.close();
   });
 });
 
