@@ -87,23 +87,8 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view
     return record;
   };
   return (server) => {
-    const workspace = deps.workspace;
-    const upstreams = deps.sessionClient
-      ? new SessionUpstreams({
-          server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log,
-          ...(workspace ? { workspaceRoot: () => workspace.rootPath(sessionId) } : {}),
-        })
-      : undefined;
-    const features = new UpstreamFeatures({
-      server, sessionId, log: deps.log,
-      naming: view.sourceId ? upstreamNaming : namespacedNaming(deps.registry.toolPrefix),
-      sources: async () => {
-        const selected = await deps.connectors.effective(await session());
-        const own = view.sourceId ? deps.registry.sources().filter((e) => e.manifest.id === view.sourceId && e.enabled) : customSources(deps.registry);
-        return own.filter((e) => isSourceSelected(selected, e.manifest.id));
-      },
-      ownClient: (sourceId) => upstreams?.clientFor(sourceId),
-    });
+    const upstreams = sessionUpstreams(deps, sessionId, server);
+    const features = upstreamFeatures({ deps, sessionId, server, session, upstreams, view });
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
@@ -130,6 +115,31 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view
       ...featureHandlers(features, files),
     };
   };
+}
+
+/** The Session's own upstream connections (sampling, elicitation, roots, logging), when custom servers can open them. */
+function sessionUpstreams(deps: DownstreamDeps, sessionId: string, server: Server): SessionUpstreams | undefined {
+  if (!deps.sessionClient) return undefined;
+  const workspace = deps.workspace;
+  return new SessionUpstreams({
+    server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log,
+    ...(workspace ? { workspaceRoot: () => workspace.rootPath(sessionId) } : {}),
+  });
+}
+
+/** The Session's custom servers' resources, prompts and completions: all of them namespaced, or one source's under its own names. */
+function upstreamFeatures(o: CallContext & { sessionId: string; view: FeatureView }): UpstreamFeatures {
+  const { deps, view } = o;
+  return new UpstreamFeatures({
+    server: o.server, sessionId: o.sessionId, log: deps.log,
+    naming: view.sourceId ? upstreamNaming : namespacedNaming(deps.registry.toolPrefix),
+    sources: async () => {
+      const selected = await deps.connectors.effective(await o.session());
+      const own = view.sourceId ? deps.registry.sources().filter((e) => e.manifest.id === view.sourceId && e.enabled) : customSources(deps.registry);
+      return own.filter((e) => isSourceSelected(selected, e.manifest.id));
+    },
+    ownClient: (sourceId) => o.upstreams?.clientFor(sourceId),
+  });
 }
 
 interface CallContext {

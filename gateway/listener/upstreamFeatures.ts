@@ -157,6 +157,7 @@ export class UpstreamFeatures {
       if (!entry) throw unknownSource(named.sourceName);
       return { entry, original: named.uri };
     }
+    if (serving.length === 0) throw nothingServes('resources');
     if (serving.length === 1) return { entry: serving[0]!, original: uri };
     const listing = await Promise.all(
       serving.map(async (entry) => {
@@ -178,6 +179,7 @@ export class UpstreamFeatures {
   private async locatePrompt(name: string): Promise<{ entry: SourceEntry; original: string }> {
     const sourceName = this.o.naming.promptSource(name);
     const candidates = await this.serving('prompts');
+    if (candidates.length === 0) throw nothingServes('prompts');
     const listed = await Promise.all(
       candidates.map(async (entry) => {
         const prompts = await this.pages(entry, 'prompts/list', ListPromptsResultSchema, (r) => r.prompts).catch(() => []);
@@ -214,6 +216,10 @@ export class UpstreamFeatures {
   private audit(kind: string, entry: SourceEntry, what: string): void {
     this.o.log.info({ sessionId: this.o.sessionId, sourceId: entry.manifest.id, kind, target: what.slice(0, 200) }, 'relayed a request to a custom server');
   }
+}
+
+function nothingServes(what: string): GatewayError {
+  return new GatewayError('not_found', `No enabled source serves ${what} to this Session (disabled, removed or not selected); list the ${what} again.`);
 }
 
 function unknownSource(name: string): GatewayError {

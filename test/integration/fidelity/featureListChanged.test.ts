@@ -54,6 +54,17 @@ describe("a custom server's resources and prompts change", () => {
     await agent.close();
   });
 
+  it("a Session whose connector selection leaves the server out sees none of its resources or prompts", async () => {
+    const agent = await gateway.connect({ name: 'narrow-selection' });
+    const session = await api.sessionOf('narrow-selection');
+    expect((await api.patch(`/api/sessions/${session.id}`, { connectors: ['arxiv'] })).status).toBe(200);
+    expect((await agent.listResources()).resources.filter((r) => r.uri.startsWith('scigate://notes/'))).toEqual([]);
+    expect((await agent.listPrompts()).prompts).toEqual([]);
+    await expect(agent.readResource({ uri: 'scigate://notes/note%3A%2F%2F1' })).rejects.toThrow(/No enabled source "notes"/);
+    await expect(agent.getPrompt({ name: 'mcp__notes__note_1' })).rejects.toThrow(/No enabled source serves prompts/);
+    await agent.close();
+  });
+
   it("once the server is disabled, its resources leave the list and a read of one says what happened", async () => {
     expect((await api.patch(`/api/mcp/servers/${server.id}`, { enabled: false })).status).toBe(200);
     const agent = await gateway.connect({ name: 'late-reader' });
