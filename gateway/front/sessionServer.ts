@@ -51,6 +51,7 @@ export interface SessionServerOptions {
   handlers: SessionHandlersFactory | Promise<SessionHandlersFactory>;
   /** Runs once the client has initialized (the Session is persisted then); requests wait for it. */
   onInitialized?: (server: Server) => Promise<void>;
+  /** The optional capabilities to declare; absent (stdio, which answers initialize before its runtime exists): resources only. */
   features?: SessionFeatures;
 }
 
