@@ -21,6 +21,10 @@ export class FileWorkspace implements SessionWorkspace {
     this.root = join(dataDir, WORKSPACES_DIR);
   }
 
+  rootPath(sessionId: string): string {
+    return join(this.root, checkSessionId(sessionId));
+  }
+
   checkPath(relative: string): string {
     return checkWorkspacePath(relative);
   }

@@ -66,6 +66,8 @@ export interface SessionWorkspace {
   list(sessionId: string): Promise<WorkspaceFile[]>;
   /** Up to `length` bytes from `offset` of a completed file. */
   read(sessionId: string, relative: string, range: { offset: number; length: number }): Promise<Buffer>;
+  /** The absolute path of the Session's workspace directory (what an upstream asking for roots is given). */
+  rootPath(sessionId: string): string;
   /** The file's real absolute path, after the symlink check (for a worker that opens it itself). */
   realPath(sessionId: string, relative: string): Promise<string>;
 }

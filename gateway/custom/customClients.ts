@@ -50,7 +50,10 @@ export function sharedClientRequests(serverName: string): ClientRequests {
   return {
     capabilities: SHARED_CLIENT_CAPABILITIES,
     refusal: (kind) =>
-      `scigate forwards ${kind} requests from "${serverName.slice(0, 80)}" only to an agent whose MCP client declared the ${kind} ` +
-      "capability, on that Session's own connection; this call came from a Session without it. Use a client that supports it.",
+      kind === 'roots'
+        ? `scigate answers roots requests from "${serverName.slice(0, 80)}" on each Session's own connection (the agent's roots, or its ` +
+          'workspace directory); this shared connection speaks for no Session.'
+        : `scigate forwards ${kind} requests from "${serverName.slice(0, 80)}" only to an agent whose MCP client declared the ${kind} ` +
+          "capability, on that Session's own connection; this call came from a Session without it. Use a client that supports it.",
   };
 }

@@ -1,9 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SetLevelRequestSchema,
-  type CallToolRequest, type CallToolResult, type ListResourcesResult, type ListToolsResult, type LoggingLevel, type ReadResourceResult,
-  type ServerNotification, type ServerRequest,
+  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolRequest, type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptRequest, type GetPromptResult,
+  type ListPromptsResult, type ListResourceTemplatesResult, type ListResourcesResult, type ListToolsResult, type LoggingLevel, type ReadResourceResult,
+  type ServerCapabilities, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from '../handshake/index.js';
 
@@ -21,6 +24,23 @@ export interface SessionHandlers {
   readResource?(uri: string): Promise<ReadResourceResult>;
   /** `logging/setLevel`: the level of log messages the Session wants (relayed from its upstreams). */
   setLoggingLevel?(level: LoggingLevel): Promise<void>;
+  /** Custom servers' resource templates, prompts and completions, and resource subscriptions (served when declared). */
+  listResourceTemplates?(): Promise<ListResourceTemplatesResult>;
+  subscribeResource?(uri: string): Promise<void>;
+  unsubscribeResource?(uri: string): Promise<void>;
+  listPrompts?(): Promise<ListPromptsResult>;
+  getPrompt?(params: GetPromptRequest['params']): Promise<GetPromptResult>;
+  complete?(params: CompleteRequest['params']): Promise<CompleteResult>;
+}
+
+/**
+ * Which optional capabilities a session's server declares (each only when it is served). Absent:
+ * resources (the Session's files) without subscriptions, no prompts, no completions.
+ */
+export interface SessionFeatures {
+  resources?: { subscribe: boolean };
+  prompts?: boolean;
+  completions?: boolean;
 }
 
 /** Binds a session's handlers to its server (they notify through it and ask its client for approval). */
@@ -32,6 +52,20 @@ export interface SessionServerOptions {
   handlers: SessionHandlersFactory | Promise<SessionHandlersFactory>;
   /** Runs once the client has initialized (the Session is persisted then); requests wait for it. */
   onInitialized?: (server: Server) => Promise<void>;
+  /** The optional capabilities to declare; absent (stdio, which answers initialize before its runtime exists): resources only. */
+  features?: SessionFeatures;
+}
+
+function capabilitiesOf(features?: SessionFeatures): ServerCapabilities {
+  // stdio declares what gateway/handshake answered `initialize` with before the SDK loaded.
+  if (!features) return structuredClone(SESSION_CAPABILITIES);
+  return {
+    tools: { listChanged: true },
+    logging: {},
+    ...(features.resources ? { resources: { listChanged: true, ...(features.resources.subscribe ? { subscribe: true } : {}) } } : {}),
+    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(features.completions ? { completions: {} } : {}),
+  };
 }
 
 /**
@@ -41,8 +75,8 @@ export interface SessionServerOptions {
  * a JSON-RPC error naming the cause, instead of waiting forever.
  */
 export function createSessionServer(options: SessionServerOptions): Server {
-  // Declared in gateway/handshake, which `scigate stdio` answers `initialize` from before the SDK loads.
-  const server = new Server({ name: SESSION_SERVER_NAME, version: options.version }, { capabilities: { ...SESSION_CAPABILITIES }, instructions: SESSION_INSTRUCTIONS });
+  const declared = capabilitiesOf(options.features);
+  const server = new Server({ name: SESSION_SERVER_NAME, version: options.version }, { capabilities: declared, instructions: SESSION_INSTRUCTIONS });
   const handlers = Promise.resolve(options.handlers).then((bind) => bind(server));
   // The failure is reported by each request that waits for the handlers.
   handlers.catch(() => {});
@@ -62,12 +96,14 @@ export function createSessionServer(options: SessionServerOptions): Server {
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => (await ready()).listTools());
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => (await ready()).callTool(request, extra));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => (await ready()).listResources?.() ?? { resources: [] });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const bound = await ready();
-    if (!bound.readResource) throw new McpError(ErrorCode.InvalidParams, `No resource ${request.params.uri.slice(0, 200)}; list the resources first.`);
-    return bound.readResource(request.params.uri);
-  });
+  if (declared.resources) serveResources(server, ready, declared.resources.subscribe === true);
+  if (declared.prompts) {
+    server.setRequestHandler(ListPromptsRequestSchema, async () => (await ready()).listPrompts?.() ?? { prompts: [] });
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => served(await ready(), 'getPrompt', request.params.name)(request.params));
+  }
+  if (declared.completions) {
+    server.setRequestHandler(CompleteRequestSchema, async (request) => (await ready()).complete?.(request.params) ?? { completion: { values: [] } });
+  }
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     await (await ready()).setLoggingLevel?.(request.params.level);
     return {};
@@ -78,4 +114,33 @@ export function createSessionServer(options: SessionServerOptions): Server {
     previousOnClose?.();
   };
   return server;
+}
+
+type Ready = () => Promise<SessionHandlers>;
+
+/** resources/list, templates, read, subscribe and unsubscribe, answered by the handlers that serve them. */
+function serveResources(server: Server, ready: Ready, subscribe: boolean): void {
+  server.setRequestHandler(ListResourcesRequestSchema, async () => (await ready()).listResources?.() ?? { resources: [] });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await ready()).listResourceTemplates?.() ?? { resourceTemplates: [] });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => served(await ready(), 'readResource', request.params.uri)(request.params.uri));
+  if (!subscribe) return;
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await served(await ready(), 'subscribeResource', request.params.uri)(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await served(await ready(), 'unsubscribeResource', request.params.uri)(request.params.uri);
+    return {};
+  });
+}
+
+/** The handler named `method`, or a JSON-RPC error naming what was asked for when none serves it. */
+function served<K extends 'readResource' | 'getPrompt' | 'subscribeResource' | 'unsubscribeResource'>(
+  bound: SessionHandlers,
+  method: K,
+  asked: string,
+): NonNullable<SessionHandlers[K]> {
+  const handler = bound[method];
+  if (!handler) throw new McpError(ErrorCode.InvalidParams, `No resource or prompt ${asked.slice(0, 200)} here; list them first.`);
+  return handler.bind(bound) as NonNullable<SessionHandlers[K]>;
 }

@@ -1,9 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createSessionServer, type SessionHandlersFactory, type SessionRequestExtra } from '../front/index.js';
+import { createSessionServer, type SessionFeatures, type SessionHandlersFactory, type SessionRequestExtra } from '../front/index.js';
 import { GatewayError, type ConnectorSelectionReader, type EventHub, type Logger, type NewId, type SessionRecord, type SessionStore, type SessionWorkspace } from '../core/index.js';
 import type { Broker, ToolRequest } from '../broker/index.js';
-import type { SourceRegistry } from '../registry/index.js';
+import type { SourceEntry, SourceRegistry } from '../registry/index.js';
 import { isSourceSelected } from '../selection/index.js';
 import { customToolResult, failureResult, nativeSuccessResult, successResult, toListedTool } from './toolResults.js';
 import type { PermissionGate } from '../permissions/index.js';
@@ -11,7 +11,9 @@ import { clientApprover } from './clientApprover.js';
 import { progressRelay } from './progressRelay.js';
 import { SessionUpstreams, type SessionClientFactory } from './sessionUpstreams.js';
 import { workspaceResources } from './workspaceResources.js';
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamFeatures } from './upstreamFeatures.js';
+import { featureHandlers, featuresOf } from './featureHandlers.js';
+import { namespacedNaming, upstreamNaming } from './featureNames.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -44,27 +46,53 @@ export const STARTUP_DISCOVERY_WAIT_MS = 5_000;
 /**
  * The MCP server one agent session talks to over HTTP: tools/list shows the governed tools of its
  * Session, tools/call hands every call to the broker. `sessionId` names the persisted Session;
- * `onInitialized` persists it (requests wait for it).
+ * `onInitialized` persists it (requests wait for it); `features` are the capabilities it declares
+ * beyond tools and logging (see `sessionFeatures`).
  */
-export function createDownstreamServer(deps: DownstreamDeps, sessionId: string, onInitialized?: (server: Server) => Promise<void>): Server {
-  return createSessionServer({ version: deps.version, handlers: downstreamHandlers(deps, sessionId), ...(onInitialized ? { onInitialized } : {}) });
+export function createDownstreamServer(
+  deps: DownstreamDeps,
+  sessionId: string,
+  options: { onInitialized?: (server: Server) => Promise<void>; features?: SessionFeatures } = {},
+): Server {
+  return createSessionServer({ version: deps.version, handlers: downstreamHandlers(deps, sessionId), ...options });
+}
+
+/**
+ * What a new Session on `/mcp` declares: resources when it has workspace files or an enabled custom
+ * server offers resources (with `subscribe` when one offers subscriptions), prompts and completions
+ * when one offers them. Waits (bounded) for the servers found at start-up, whose capabilities are
+ * known once they connected.
+ */
+export async function sessionFeatures(deps: DownstreamDeps): Promise<SessionFeatures> {
+  await boundedWait(deps.startupDiscovery?.(), STARTUP_DISCOVERY_WAIT_MS);
+  return featuresOf(customSources(deps.registry), { files: deps.workspace !== undefined });
+}
+
+/** The custom servers whose resources and prompts a Session may see: enabled and discovered. */
+function customSources(registry: SourceRegistry): SourceEntry[] {
+  return registry.sources().filter((e) => e.manifest.type === 'custom' && e.enabled && e.discovery.state === 'ready');
+}
+
+/** Which sources a Session's resources, prompts and completions come from, and how they are named. */
+export interface FeatureView {
+  /** `/mcp/sources/<sourceId>`: that source alone, under its upstream names, without the workspace files. */
+  sourceId?: string;
 }
 
 /** The governed tools/list and tools/call of one Session, bound to its server. */
-export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): SessionHandlersFactory {
+export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view: FeatureView = {}): SessionHandlersFactory {
   const session = async (): Promise<SessionRecord> => {
     const record = await deps.sessions.get(sessionId);
     if (!record) throw new GatewayError('not_found', 'This MCP session is not known; reconnect to start a new one.');
     return record;
   };
   return (server) => {
-    const upstreams = deps.sessionClient
-      ? new SessionUpstreams({ server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log })
-      : undefined;
+    const upstreams = sessionUpstreams(deps, sessionId, server);
+    const features = upstreamFeatures({ deps, sessionId, server, session, upstreams, view });
     const listChanged = coalescedListChanged(deps.registry, server);
     const unsubscribe = deps.registry.onChange(listChanged);
     const unsubscribeSelection = deps.connectors.onChange(listChanged);
-    const files = deps.workspace ? workspaceResources({ workspace: deps.workspace, ...(deps.events ? { events: deps.events } : {}) }, sessionId) : undefined;
+    const files = deps.workspace && !view.sourceId ? workspaceResources({ workspace: deps.workspace, ...(deps.events ? { events: deps.events } : {}) }, sessionId) : undefined;
     const unsubscribeFiles = files?.onChange(() => void server.sendResourceListChanged().catch(() => {}));
     return {
       listTools: async () => {
@@ -78,25 +106,40 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string): Ses
       callTool: (request, extra) => callTool({ deps, server, session, upstreams }, request, extra),
       setLoggingLevel: async (level) => upstreams?.setLoggingLevel(level),
       closed: () => {
-        void upstreams?.close();
+        void features.close().then(() => upstreams?.close());
         unsubscribe();
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
         unsubscribeFiles?.();
       },
-      ...(files
-        ? {
-            listResources: () => files.list(),
-            // A GatewayError becomes a JSON-RPC error the client can read (resources have no isError result).
-            readResource: (uri: string) =>
-              files.read(uri).catch((error: unknown) => {
-                const e = GatewayError.from(error);
-                throw new McpError(e.code === 'not_found' || e.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
-              }),
-          }
-        : {}),
+      ...featureHandlers(features, files),
     };
   };
+}
+
+/** The Session's own upstream connections (sampling, elicitation, roots, logging), when custom servers can open them. */
+function sessionUpstreams(deps: DownstreamDeps, sessionId: string, server: Server): SessionUpstreams | undefined {
+  if (!deps.sessionClient) return undefined;
+  const workspace = deps.workspace;
+  return new SessionUpstreams({
+    server, sessionId, registry: deps.registry, open: deps.sessionClient, log: deps.log,
+    ...(workspace ? { workspaceRoot: () => workspace.rootPath(sessionId) } : {}),
+  });
+}
+
+/** The Session's custom servers' resources, prompts and completions: all of them namespaced, or one source's under its own names. */
+function upstreamFeatures(o: CallContext & { sessionId: string; view: FeatureView }): UpstreamFeatures {
+  const { deps, view } = o;
+  return new UpstreamFeatures({
+    server: o.server, sessionId: o.sessionId, log: deps.log,
+    naming: view.sourceId ? upstreamNaming : namespacedNaming(deps.registry.toolPrefix),
+    sources: async () => {
+      const selected = await deps.connectors.effective(await o.session());
+      const own = view.sourceId ? deps.registry.sources().filter((e) => e.manifest.id === view.sourceId && e.enabled) : customSources(deps.registry);
+      return own.filter((e) => isSourceSelected(selected, e.manifest.id));
+    },
+    ownClient: (sourceId) => o.upstreams?.clientFor(sourceId),
+  });
 }
 
 interface CallContext {

@@ -4,8 +4,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { createDownstreamServer, type DownstreamDeps } from './downstreamServer.js';
-import { createSourceServer } from './sourceView.js';
+import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
+import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
 import { jsonBody } from './httpGuards.js';
 import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
@@ -67,13 +67,15 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     const transport = await openSession({ deps, live, project, newServer, endpoints, endpoint });
     await transport.handleRequest(req, res, req.body);
   };
-  router.all('/', serve('/', (id, onInitialized) => createDownstreamServer(deps, id, onInitialized)));
+  router.all('/', serve('/', async (id, onInitialized) => createDownstreamServer(deps, id, { onInitialized, features: await sessionFeatures(deps) })));
   router.all('/sources/:sourceId', (req: Request, res: Response) => {
     const sourceId = String(req.params.sourceId);
     if (!deps.registry.get(sourceId)) {
       return rpcError(res, 404, -32001, `No source ${sourceId.slice(0, 80)}; GET /api/catalog/sources lists the Source IDs.`);
     }
-    return serve(`/sources/${sourceId}`, (id, onInitialized) => createSourceServer(deps, { sessionId: id, sourceId, onInitialized }))(req, res);
+    return serve(`/sources/${sourceId}`, async (id, onInitialized) =>
+      createSourceServer(deps, { sessionId: id, sourceId, onInitialized, features: await sourceFeatures(deps, sourceId) }),
+    )(req, res);
   });
   router.use(rpcErrorMiddleware(deps.log));
 
@@ -95,8 +97,8 @@ async function sweepIdle(live: LiveSessions, clock: Clock, stopped: AbortSignal)
   }
 }
 
-/** Builds the MCP server of a new Session at one endpoint. */
-type ServerFactory = (sessionId: string, onInitialized: (server: Server) => Promise<void>) => Server;
+/** Builds the MCP server of a new Session at one endpoint (its capabilities may need its sources connected first). */
+type ServerFactory = (sessionId: string, onInitialized: (server: Server) => Promise<void>) => Promise<Server>;
 
 interface OpenSession {
   deps: McpHttpDeps;
@@ -117,7 +119,7 @@ async function openSession({ deps, live, project, newServer, endpoints, endpoint
       live.add(id, transport);
     },
   });
-  const server = newServer(id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
+  const server = await newServer(id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
   transport.onclose = () => {
     endpoints.delete(id);
     live.delete(id);

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/index.js';
@@ -18,6 +19,9 @@ export type SessionClientFactory = (sourceId: string, requests: ClientRequests) 
  * declared it; an elicitation names the server it comes from; each forwarded request is logged
  * with the Session and the server. After `logging/setLevel` the Session also gets connections of
  * its own, and their log messages at or above its level, named `<server>/<logger>`.
+ * Roots: a server that asked for roots (learned on the shared connection) is reached over the
+ * Session's own connection, which answers with the client's roots when it declared them, else
+ * with the Session's workspace directory — never another Session's.
  */
 export class SessionUpstreams {
   private readonly own = new Map<string, { shared: UpstreamClient; client: UpstreamClient }>();
@@ -25,19 +29,25 @@ export class SessionUpstreams {
   private logLevel: LoggingLevel | undefined;
 
   constructor(
-    private readonly o: { server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger },
+    private readonly o: {
+      server: Server; sessionId: string; registry: SourceRegistry; open: SessionClientFactory; log: Logger;
+      /** The Session's workspace directory (absolute), given as its root to servers that ask; none without workspaces. */
+      workspaceRoot?: () => string;
+    },
   ) {}
 
   /** The Session's connection to `sourceId`, or undefined to use the shared one. */
   clientFor(sourceId: string): UpstreamClient | undefined {
     const entry = this.o.registry.get(sourceId);
-    const capabilities = this.forwardable();
-    if (!entry || entry.manifest.type !== 'custom' || (!capabilities && !this.logLevel)) return undefined;
+    const declared = this.forwardable();
+    if (!entry || entry.manifest.type !== 'custom') return undefined;
+    const rootsFromWorkspace = this.o.workspaceRoot !== undefined && entry.client.asksForRoots;
+    if (!declared && !this.logLevel && !rootsFromWorkspace) return undefined;
     const current = this.own.get(sourceId);
     // A saved server gets a new shared client; the Session's connection follows it.
     if (current?.shared === entry.client) return current.client;
     if (current) void current.client.close().catch(() => {});
-    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, capabilities ?? {}));
+    const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, declared ?? {}));
     if (!client) return undefined;
     this.own.set(sourceId, { shared: entry.client, client });
     return client;
@@ -66,24 +76,42 @@ export class SessionUpstreams {
     return Object.keys(capabilities).length > 0 ? capabilities : undefined;
   }
 
-  private requests(serverName: string, sourceId: string, capabilities: ClientCapabilities): ClientRequests {
+  /**
+   * The Session's connection declares what the shared one declares, so the server lists the same
+   * tools; only what the Session's client declared is forwarded, the rest refused with the reason.
+   */
+  private requests(serverName: string, sourceId: string, declared: ClientCapabilities): ClientRequests {
     const { server, sessionId, log } = this.o;
     const audit = (kind: string) => log.info({ sessionId, sourceId, kind }, 'forwarded an upstream request to the agent');
+    const workspaceRoot = this.o.workspaceRoot;
     return {
-      capabilities,
-      sampling: async (params, signal) => {
-        audit('sampling');
-        return server.createMessage(params, { signal });
-      },
-      elicitation: async (params, signal) => {
-        audit('elicitation');
-        const from = `[${serverName.slice(0, 80)} via scigate] `;
-        return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
-      },
-      roots: async (signal) => {
-        audit('roots');
-        return server.listRoots(undefined, { signal });
-      },
+      capabilities: { sampling: declared.sampling ?? {}, elicitation: declared.elicitation ?? { form: {} }, roots: {} },
+      ...(declared.sampling
+        ? {
+            sampling: async (params, signal) => {
+              audit('sampling');
+              return server.createMessage(params, { signal });
+            },
+          }
+        : {}),
+      ...(declared.elicitation
+        ? {
+            elicitation: async (params, signal) => {
+              audit('elicitation');
+              const from = `[${serverName.slice(0, 80)} via scigate] `;
+              return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
+            },
+          }
+        : {}),
+      ...(declared.roots || workspaceRoot
+        ? {
+            roots: async (signal: AbortSignal) => {
+              audit('roots');
+              if (declared.roots || !workspaceRoot) return server.listRoots(undefined, { signal });
+              return { roots: [{ uri: pathToFileURL(`${workspaceRoot()}/`).href, name: 'scigate session workspace' }] };
+            },
+          }
+        : {}),
       logLevel: () => this.logLevel,
       onLog: (message) => {
         if (!this.logLevel || LEVELS.indexOf(message.level) < LEVELS.indexOf(this.logLevel)) return;

@@ -85,7 +85,17 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
       hidden.push({ name: listed.name, reason: `its input schema does not compile: ${(error as Error).message.slice(0, 200)}` });
     }
   }
-  return { tools, hidden, definitions };
+  return { tools, hidden, definitions, ...(input.label ? { label: input.label } : {}) };
+}
+
+/**
+ * The agent-facing names of a custom server's named items (prompts), built like its tool names:
+ * `mcp__<label>__<readable name>`, else the hashed id; by upstream name.
+ */
+export function customItemNames(input: Pick<CustomToolsInput, 'sourceId' | 'label' | 'prefix'>, upstreamNames: readonly string[]): Map<string, string> {
+  const readableCounts = new Map<string, number>();
+  for (const name of upstreamNames) readableCounts.set(readableNamePart(name), (readableCounts.get(readableNamePart(name)) ?? 0) + 1);
+  return new Map(upstreamNames.map((name) => [name, agentFacingName(input, name, customToolId(name), readableCounts)]));
 }
 
 /**
@@ -94,7 +104,7 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
  * `toolId` itself stays the hashed, stable id: Grants and the audit name tools by it, so a rename
  * changes what agents see but never what a Grant matches.
  */
-function agentFacingName(input: CustomToolsInput, upstreamName: string, toolId: string, readableCounts: Map<string, number>): string {
+function agentFacingName(input: Pick<CustomToolsInput, 'sourceId' | 'label' | 'prefix'>, upstreamName: string, toolId: string, readableCounts: Map<string, number>): string {
   const readable = readableNamePart(upstreamName);
   const candidates: string[] = [];
   if (input.label) {

@@ -35,6 +35,8 @@ export interface HiddenTool {
 export interface DerivedTools {
   tools: GovernedTool[];
   hidden: HiddenTool[];
+  /** A custom server's readable name in agent-facing names (its tools, prompts and resource URIs), when it has one. */
+  label?: string;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface SourceEntry {
   discovery: { state: DiscoveryState; error?: string; discoveredAt?: string };
   tools: GovernedTool[];
   hidden: HiddenTool[];
+  /** A custom server's readable name in agent-facing names, from its last discovery (else its Source ID is used). */
+  label?: string;
   /** How listed tools become governed tools; built-ins match their manifest, custom servers adapt generically. */
   derive?: (listed: Tool[]) => DerivedTools;
 }
@@ -35,6 +37,11 @@ export class SourceRegistry {
   private discovering: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SourceRegistryOptions) {}
+
+  /** How agent-facing names begin (`mcp__…` or none). */
+  get toolPrefix(): ToolPrefix {
+    return this.options.toolPrefix;
+  }
 
   add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean; derive?: SourceEntry['derive'] } = {}): SourceEntry {
     if (this.entries.has(manifest.id)) throw new Error(`source "${manifest.id}" is already registered`);
@@ -67,6 +74,8 @@ export class SourceRegistry {
       const derived = entry.derive ? entry.derive(listed) : deriveBuiltinTools(entry.manifest, listed, this.options.toolPrefix);
       entry.tools = derived.tools;
       entry.hidden = derived.hidden;
+      if (derived.label) entry.label = derived.label;
+      else delete entry.label;
       entry.discovery = { state: 'ready', discoveredAt: new Date(this.options.clock.now()).toISOString() };
     } catch (error) {
       entry.tools = [];

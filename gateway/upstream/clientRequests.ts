@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
+  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
   type LoggingLevel, type LoggingMessageNotification,
   type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ListRootsResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -23,8 +24,24 @@ export interface ClientRequests {
   logLevel?: () => LoggingLevel | undefined;
 }
 
-/** Installs the handlers of `requests` on an upstream SDK client (before it connects). */
-export function installClientRequests(client: Client, requests: ClientRequests): void {
+/** What a server tells its clients about its resources and prompts (relayed to the Sessions that use them). */
+export type ServerNotice =
+  | { kind: 'resource_updated'; uri: string }
+  | { kind: 'resources_list_changed' }
+  | { kind: 'prompts_list_changed' };
+
+/** Relays a server's resource and prompt notifications to `notice` (installed before it connects). */
+export function installServerNotices(client: Client, notice: (n: ServerNotice) => void): void {
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notice({ kind: 'resource_updated', uri: n.params.uri }));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notice({ kind: 'resources_list_changed' }));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => notice({ kind: 'prompts_list_changed' }));
+}
+
+/**
+ * Installs the handlers of `requests` on an upstream SDK client (before it connects); `asked` hears
+ * each kind of request the server makes (a server that asks for roots gets per-Session connections).
+ */
+export function installClientRequests(client: Client, requests: ClientRequests, asked?: (kind: 'sampling' | 'elicitation' | 'roots') => void): void {
   const refuse = (kind: 'sampling' | 'elicitation' | 'roots'): never => {
     throw new McpError(ErrorCode.InvalidRequest, requests.refusal(kind));
   };
@@ -43,6 +60,9 @@ export function installClientRequests(client: Client, requests: ClientRequests):
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLog(notification.params));
   }
   if (requests.capabilities.roots) {
-    client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => (requests.roots ? requests.roots(extra.signal) : refuse('roots')));
+    client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => {
+      asked?.('roots');
+      return requests.roots ? requests.roots(extra.signal) : refuse('roots');
+    });
   }
 }

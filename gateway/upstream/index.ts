@@ -6,4 +6,4 @@ export { upstreamAuthOf } from './oauth/authorizedFetch.js';
 export { oauthSignature } from './oauth/oauthSignature.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
 export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';
-export type { ClientRequests } from './clientRequests.js';
+export type { ClientRequests, ServerNotice } from './clientRequests.js';

@@ -3,10 +3,11 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, LoggingLevel, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
-import { installClientRequests, type ClientRequests } from './clientRequests.js';
+import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
@@ -73,6 +74,11 @@ export class UpstreamClient {
   private readonly failures = new WeakMap<Client, GatewayError>();
   /** The authentication of the target last connected to, whose refusals explain failed requests. */
   private auth: UpstreamAuth | undefined;
+  private readonly noticeListeners = new Set<(notice: ServerNotice) => void>();
+  /** Resource subscriptions by URI, counted: one upstream subscribe for every holder, renewed after a reconnect. */
+  private readonly subscriptions = new Map<string, number>();
+  private capabilities: ServerCapabilities | undefined;
+  private rootsAsked = false;
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
@@ -114,6 +120,59 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failed(client, error, options.signal);
     }
+  }
+
+  /**
+   * Any other request (resources, prompts, completion), answered as `schema` says; rejects with a
+   * GatewayError like callTool. `timeoutMs` defaults to the connect timeout.
+   */
+  async request<T extends AnySchema>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<SchemaOutput<T>> {
+    const client = await this.connected(options.signal);
+    try {
+      const result = await client.request(request as never, schema, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeout: options.timeoutMs ?? this.connectTimeoutMs,
+      });
+      this.deaths = 0;
+      return result;
+    } catch (error) {
+      throw this.failed(client, error, options.signal);
+    }
+  }
+
+  /** What the server declared at its last `initialize` (undefined before the first connection). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.capabilities;
+  }
+
+  /** True once the server asked this client for its roots (it then gets per-Session connections). */
+  get asksForRoots(): boolean {
+    return this.rootsAsked;
+  }
+
+  /** Hears the server's resource and prompt notifications; returns the unsubscribe function. */
+  onNotice(listener: (notice: ServerNotice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  /** `resources/subscribe`, once per URI however many Sessions hold it. */
+  async subscribe(uri: string, signal?: AbortSignal): Promise<void> {
+    const holders = this.subscriptions.get(uri) ?? 0;
+    if (holders === 0) await this.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, signal ? { signal } : {});
+    this.subscriptions.set(uri, (this.subscriptions.get(uri) ?? 0) + 1);
+  }
+
+  /** Drops one holder of `uri`; the last one sends `resources/unsubscribe`. */
+  async unsubscribe(uri: string): Promise<void> {
+    const holders = this.subscriptions.get(uri) ?? 0;
+    if (holders > 1) return void this.subscriptions.set(uri, holders - 1);
+    this.subscriptions.delete(uri);
+    if (holders === 1 && this.client) await this.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema);
   }
 
   /** Asks a connected server that offers logging for `level` (the next connection asks by itself). */
@@ -165,7 +224,10 @@ export class UpstreamClient {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
     const requests = this.options.clientRequests;
     const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {} });
-    if (requests) installClientRequests(client, requests);
+    if (requests) installClientRequests(client, requests, (kind) => (this.rootsAsked ||= kind === 'roots'));
+    installServerNotices(client, (notice) => {
+      for (const listener of this.noticeListeners) listener(notice);
+    });
     client.onerror = (error) => {
       if (error instanceof GatewayError && error.code === 'response_too_large') this.failConnection(client, error);
     };
@@ -190,8 +252,13 @@ export class UpstreamClient {
       throw failure;
     }
     this.client = client;
+    this.capabilities = client.getServerCapabilities();
     const level = requests?.logLevel?.();
     if (level) await this.askLogLevel(client, level);
+    // A new connection has no subscriptions: the ones Sessions still hold are renewed.
+    for (const uri of this.subscriptions.keys()) {
+      void client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema).catch(() => {});
+    }
     // `deaths` is reset only by a successful request, so here it counts failures since the last good one.
     if (this.deaths > 0) this.options.onRestart?.();
     return client;

@@ -14,7 +14,8 @@ export function toUpstreamError(error: unknown, upstreamId: string, signal?: Abo
         retryable: true,
       });
     }
-    return new GatewayError('upstream_error', `${upstreamId} answered with an MCP error: ${error.message}`);
+    // The JSON-RPC code is kept so a relayed resources/prompts request can answer with the server's own.
+    return new GatewayError('upstream_error', `${upstreamId} answered with an MCP error: ${error.message}`, { details: { rpcCode: error.code } });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new GatewayError('upstream_unavailable', `${upstreamId} could not be reached (${phase}): ${message}`, {

@@ -19,6 +19,11 @@ const TOOL_SCENARIOS = [
   'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress',
   'json-schema-2020-12', 'dns-rebinding-protection',
 ];
+/** Its resources, resource template, subscriptions, prompts and completions scenarios. */
+const FEATURE_SCENARIOS = [
+  'resources-list', 'resources-read-text', 'resources-read-binary', 'resources-templates-read', 'resources-subscribe', 'resources-unsubscribe',
+  'prompts-list', 'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image', 'completion-complete',
+];
 
 let gateway: TestGateway;
 let api: AdminApi;
@@ -80,15 +85,31 @@ describe('the MCP conformance suite (server scenarios, @modelcontextprotocol/con
     expect(failures(results)).toEqual([]);
   }, 600_000);
 
-  it("scigate's own /mcp: DNS-rebinding, initialize, ping, tools/list, resources/list (the Session's files) and logging/setLevel pass; capabilities it does not serve are not declared", async () => {
-    const scenarios = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
+  it('through /mcp/sources/<id>, its resources, resource template, subscriptions, prompts and completions scenarios pass too', async () => {
+    const results = await conformance(`${proxy.url}/mcp/sources/${reference.id}`, FEATURE_SCENARIOS, 'per-source-features');
+    expect(Object.keys(results).sort()).toEqual([...FEATURE_SCENARIOS].sort());
+    expect(failures(results)).toEqual([]);
+  }, 600_000);
+
+  it("scigate's own /mcp: DNS-rebinding, initialize, ping, tools/list, logging/setLevel, and the resources, prompts and completions it declares (the Session's files and the reference server's, whose own URIs and names resolve there too) pass", async () => {
+    const scenarios = [
+      'server-initialize', 'ping', 'tools-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams', ...FEATURE_SCENARIOS,
+    ];
     const results = await conformance(`${proxy.url}/mcp`, scenarios, 'gateway');
     expect(Object.keys(results).sort()).toEqual([...scenarios].sort());
     expect(failures(results)).toEqual([]);
     const agent = await gateway.connect({ name: 'capabilities' });
-    const declared = agent.getServerCapabilities() ?? {};
-    expect(declared).toHaveProperty('logging');
-    expect(declared).toHaveProperty('resources');
-    for (const unserved of ['completions', 'prompts']) expect(declared).not.toHaveProperty(unserved);
+    expect(agent.getServerCapabilities()).toMatchObject({ logging: {}, resources: { subscribe: true }, prompts: {}, completions: {} });
+    await agent.close();
   }, 600_000);
+
+  it('/mcp declares prompts, completions and subscriptions only while a custom server serves them', async () => {
+    expect((await api.patch(`/api/mcp/servers/${reference.id}`, { enabled: false })).status).toBe(200);
+    const agent = await gateway.connect({ name: 'capabilities-without-servers' });
+    const declared = agent.getServerCapabilities() ?? {};
+    expect(declared).toHaveProperty('resources');
+    expect(declared.resources).not.toHaveProperty('subscribe');
+    for (const unserved of ['completions', 'prompts']) expect(declared).not.toHaveProperty(unserved);
+    await agent.close();
+  }, 120_000);
 });
