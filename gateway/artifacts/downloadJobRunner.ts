@@ -6,6 +6,7 @@ import {
 import type { SourceLimiters } from '../broker/index.js';
 import { runDownload, type DownloadObserver } from './downloadEngine.js';
 import type { PhysicalUrl } from './downloadUrls.js';
+import type { HttpGet } from './httpGet.js';
 
 /** Slack over a candidate's announced size before the size limit stops a download: 5 % and at least 64 KiB. */
 export function sizeLimitFor(candidate: Pick<PlannedCandidate, 'sizeBytes'>, manifestMaxBytes: number): number {
@@ -22,7 +23,7 @@ export interface JobRunnerDeps {
   clock: Clock;
   random: () => number;
   log: Logger;
-  fetch: typeof globalThis.fetch;
+  httpGet: HttpGet;
   physicalUrl: PhysicalUrl;
 }
 
@@ -85,7 +86,7 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
       { url: job.url, allowedDomains: manifest.allowedDomains, maxBytes: sizeLimitFor(candidate, manifest.limits.maxDownloadBytes), ...(candidate.checksum ? { checksum: candidate.checksum } : {}) },
       part,
       {
-        fetch: deps.fetch, clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
+        httpGet: deps.httpGet, clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
         stallTimeoutMs: manifest.limits.timeoutSeconds * 1000, slot: (signal) => limiter.acquire(signal),
       },
       observer,
