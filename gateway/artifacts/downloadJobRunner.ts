@@ -7,6 +7,7 @@ import type { SourceLimiters } from '../broker/index.js';
 import { runDownload, type DownloadObserver } from './downloadEngine.js';
 import type { PhysicalUrl } from './downloadUrls.js';
 import type { HttpGet } from './httpGet.js';
+import { jobProgressWriter } from './jobProgressWriter.js';
 
 /** Slack over a candidate's announced size before the size limit stops a download: 5 % and at least 64 KiB. */
 export function sizeLimitFor(candidate: Pick<PlannedCandidate, 'sizeBytes'>, manifestMaxBytes: number): number {
@@ -59,25 +60,23 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
     deps.events.publish('download.updated', job.sessionId, updated);
     return updated;
   };
-  let lastPersistedBytes = job.bytesDone;
+  const progressWriter = jobProgressWriter(deps, job.id);
   const observer: DownloadObserver = {
     transition: async (state, facts) => {
+      progressWriter.forget();
       await update({ state, bytesDone: facts.bytesDone, totalBytes: facts.totalBytes, attempts: job.attempts + facts.attempts, ...(facts.error ? { errorMessage: facts.error.message } : {}) });
     },
     progress: (bytesDone, totalBytes) => {
       input.onProgress?.(bytesDone, totalBytes);
       deps.events.publish('download.progress', job.sessionId, { jobId: job.id, bytesDone, totalBytes });
-      // Progress is persisted every 8 MiB at most, besides every transition.
-      if (bytesDone - lastPersistedBytes >= 8 * 1024 * 1024) {
-        lastPersistedBytes = bytesDone;
-        void deps.store.updateJob(job.id, { bytesDone, totalBytes, updatedAt: new Date(deps.clock.now()).toISOString() }).catch(() => {});
-      }
+      progressWriter.note(bytesDone, totalBytes);
     },
   };
   let part;
   try {
     part = await deps.workspace.openPartial(job.sessionId, job.destinationPath);
   } catch (error) {
+    progressWriter.stop();
     return fail(update, GatewayError.from(error), deps.clock);
   }
   try {
@@ -91,7 +90,7 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
       },
       observer,
       input.signal,
-    );
+    ).finally(() => progressWriter.stop());
     await part.close();
     const file = await deps.workspace.commitPartial(job.sessionId, job.destinationPath);
     const endedAt = new Date(deps.clock.now()).toISOString();
