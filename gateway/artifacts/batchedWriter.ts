@@ -21,18 +21,28 @@ export class BatchedWriter {
   }
 
   /**
-   * Takes one chunk (copied: the caller may reuse it). Returns a promise only when the caller should
-   * wait before the next chunk (both buffers busy); it rejects when a write failed.
+   * Takes one chunk (copied: the caller may reuse it), splitting it across batches so that every
+   * write but the last is exactly one batch. Returns a promise only when the caller should wait
+   * before the next chunk (both buffers busy); it rejects when a write failed.
    */
   push(chunk: Uint8Array): Promise<void> | undefined {
     this.throwIfFailed();
-    if (this.filled + chunk.byteLength > this.filling.length) {
-      if (this.writing) return this.writing.then(() => this.push(chunk));
-      this.writeFilling();
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      if (this.filled === this.filling.length) {
+        if (this.writing) {
+          const rest = chunk.subarray(offset);
+          return this.writing.then(() => this.push(rest));
+        }
+        this.writeFilling();
+      }
+      const take = Math.min(this.filling.length - this.filled, chunk.byteLength - offset);
+      this.filling.set(offset === 0 && take === chunk.byteLength ? chunk : chunk.subarray(offset, offset + take), this.filled);
+      this.filled += take;
+      offset += take;
     }
-    if (chunk.byteLength > this.filling.length) return this.writeAlone(chunk);
-    this.filling.set(chunk, this.filled);
-    this.filled += chunk.byteLength;
+    // A full batch goes to disk at once when the other buffer is free.
+    if (this.filled === this.filling.length && !this.writing) this.writeFilling();
     return undefined;
   }
 
@@ -53,12 +63,6 @@ export class BatchedWriter {
     [this.filling, this.spare] = [this.spare, this.filling];
     this.filled = 0;
     this.track(this.part.write(bytes));
-  }
-
-  /** A chunk larger than a batch (unusual from a socket) is written as it is, after the write in flight. */
-  private writeAlone(chunk: Uint8Array): Promise<void> {
-    this.track((this.writing ?? Promise.resolve()).then(() => this.part.write(chunk)));
-    return this.writing!.then(() => this.throwIfFailed());
   }
 
   /** The write in flight never rejects (nobody may be waiting for it); a failure is rethrown by the next push or flush. */

@@ -10,10 +10,9 @@ export const MAX_REDIRECTS = 5;
 const PROGRESS_EVERY_BYTES = 1 << 20;
 /**
  * Received chunks (16–64 KiB from the socket) are written to disk in batches of this many bytes:
- * one write per batch instead of per chunk, memory bounded by two batches (BatchedWriter), and a
- * batch small enough to still be in the CPU cache when the write copies it.
+ * one write (two thread hand-offs) per batch instead of per chunk, memory bounded by two batches.
  */
-const WRITE_BATCH_BYTES = 256 * 1024;
+const WRITE_BATCH_BYTES = 1 << 20;
 
 export interface AttemptInput {
   url: URL;

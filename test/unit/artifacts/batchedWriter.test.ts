@@ -49,27 +49,28 @@ function memoryPart(options: { failAt?: number } = {}) {
 const bytes = (from: number, length: number) => Buffer.from(Array.from({ length }, (_, i) => (from + i) & 0xff));
 
 describe('BatchedWriter', () => {
-  it('writes chunks in order in batches, one write in flight while the other buffer fills', async () => {
+  it('writes chunks in order in full batches, one write in flight while the other buffer fills', async () => {
     const file = memoryPart();
     const writer = new BatchedWriter(file.part, 10);
     expect(writer.push(bytes(0, 4))).toBeUndefined();
     expect(writer.push(bytes(4, 4))).toBeUndefined();
-    // 4 + 4 + 4 > 10: the first batch goes to disk, the spare buffer takes the chunk.
+    expect(file.inFlight()).toBe(0);
+    // 4 + 4 + 4 > 10: the chunk is split, the full batch goes to disk, the spare buffer takes the rest.
     expect(writer.push(bytes(8, 4))).toBeUndefined();
     expect(file.inFlight()).toBe(1);
-    expect(writer.push(bytes(12, 4))).toBeUndefined();
-    // Both buffers busy: the caller is told to wait until the write in flight is done.
-    const wait = writer.push(bytes(16, 4));
+    expect(writer.push(bytes(12, 6))).toBeUndefined();
+    // The spare buffer is full too while the first write is in flight: the caller is told to wait.
+    const wait = writer.push(bytes(18, 5));
     expect(wait).toBeInstanceOf(Promise);
     await file.finishWrites();
     await wait;
     file.release();
     await writer.flush();
-    expect(Buffer.concat(file.chunks)).toEqual(bytes(0, 20));
-    expect(file.writes).toEqual([8, 8, 4]);
+    expect(Buffer.concat(file.chunks)).toEqual(bytes(0, 23));
+    expect(file.writes).toEqual([10, 10, 3]);
   });
 
-  it('writes a chunk larger than a batch on its own, after what came before', async () => {
+  it('splits a chunk larger than a batch into full batches', async () => {
     const file = memoryPart();
     const writer = new BatchedWriter(file.part, 8);
     writer.push(bytes(0, 3));
@@ -78,14 +79,13 @@ describe('BatchedWriter', () => {
     await wait;
     await writer.flush();
     expect(Buffer.concat(file.chunks)).toEqual(bytes(0, 23));
-    expect(file.writes).toEqual([3, 20]);
+    expect(file.writes).toEqual([8, 8, 7]);
   });
 
   it('rethrows a failed write at the next push or flush, never as an unhandled rejection', async () => {
     const file = memoryPart({ failAt: 0 });
     const writer = new BatchedWriter(file.part, 4);
     writer.push(bytes(0, 4));
-    writer.push(bytes(4, 4));
     await file.finishWrites();
     expect(() => writer.push(bytes(8, 1))).toThrow('disk full');
     await expect(writer.flush()).rejects.toThrow('disk full');
