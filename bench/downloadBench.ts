@@ -202,14 +202,23 @@ ${row('scigate artifact_download', runs.gateway)}
 
 How scigate downloads: node:http(s) with the body read as plain 'data' events, each chunk hashed as
 it arrives and copied into one of two reused 1 MiB buffers, one written while the other fills;
-progress every 1 % to the client, bytes done to the job's record once a second. Where the time goes
-(\`node --cpu-prof\` and \`perf\` on the gateway during this benchmark): receiving through Node's HTTP
-client (a buffer per socket read and a copy per body chunk, which also drives V8's major garbage
-collections), sha256, and the copy into the page cache on libuv's threads. curl does the receive and
-the write in C in one thread with one static buffer, hashes nothing and does not fsync, so it needs
-several times less CPU (column above). On a machine whose CPU is saturated by other work the download
-is CPU-bound and the throughput ratio approaches the CPU ratio: that is why even the plain Node.js
-download stays far from curl here, and scigate's ratio to curl should be read next to it.
+progress every 1 % to the client, bytes done to the job's record once a second. (Before, fetch's
+web-stream body cost a promise per chunk and more garbage-collection time than the transfer itself.)
+
+Where the time goes (\`node --cpu-prof\`, \`perf\` and \`--trace-gc\` on the gateway during this
+benchmark): Node's HTTP client allocates a buffer per socket read and copies every body chunk, and
+that stream of short-lived buffers makes V8 run a major garbage collection every 10–20 MiB received
+(the plain Node.js download does the same). In the plain process, whose heap is about 9 MiB, each
+one costs a few ms; in the gateway, whose heap holds about 28 MiB (sources, schemas, the SDK, the
+database), each costs 10–40 ms of marking on the main and helper threads, which is most of the CPU
+time scigate spends above the plain download; sha256 and the copy into the page cache come next.
+The gateway's first download after start-up runs with few collections and is its fastest; the next
+ones settle at the rate above (the "every run" column). curl receives and writes in C in one thread
+with one static buffer, hashes nothing and does not fsync, so it needs several times less CPU. On a
+machine whose CPU is saturated by other work (the load above, on ${cpus().length} cores) a download is CPU-bound
+and the throughput ratio approaches the CPU ratio: even the plain Node.js download stays far from
+curl here. Next step: run the receive–hash–write loop in a worker thread, whose small heap keeps
+those collections cheap and off the gateway's event loop.
 `;
 }
 
