@@ -1,7 +1,8 @@
 /**
  * The artifact_download benchmark: a 200 MB file from a loopback file server, fetched by scigate
- * (artifact_download through a real SDK client, audit on, sha256 verified, fsync + rename) and by
- * `curl -o` in the same run; throughput ratio and the gateway's RSS growth during the download.
+ * (artifact_download through a real SDK client, audit on, sha256 verified, fsync + rename), by
+ * `curl -o` and by a plain Node.js download in the same run; throughput ratios, CPU time of each,
+ * and the gateway's RSS growth during the download.
  * Runs alone (`node dist/bench/downloadBench.js`, appends its section to docs/benchmarks.md) or
  * from bench/run.ts.
  */
@@ -12,7 +13,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,7 +21,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { median, round } from './stats.js';
 
 const SIZE = 200 * 1024 * 1024;
-const RUNS = 3;
+const RUNS = 5;
 const NAME = 'big.bin';
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -53,22 +54,51 @@ async function serveFile(path: string): Promise<{ server: Server; origin: string
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Asynchronous: the file server runs in this process and must keep serving while curl reads. */
-async function curlSeconds(url: string, out: string): Promise<number> {
-  const started = process.hrtime.bigint();
-  await promisify(execFile)('curl', ['-s', '-f', '-o', out, url]);
-  return Number(process.hrtime.bigint() - started) / 1e9;
+interface Run {
+  seconds: number;
+  /** CPU time (user + system) the downloader spent, in ms. */
+  cpuMs: number;
 }
 
+/**
+ * Asynchronous: the file server runs in this process and must keep serving while curl reads. The
+ * shell's `times` reports curl's CPU time (its children's user and system time).
+ */
+async function curlRun(url: string, out: string): Promise<Run> {
+  const started = process.hrtime.bigint();
+  const { stdout } = await promisify(execFile)('sh', ['-c', 'curl -s -f -o "$1" "$2" && times', 'sh', out, url]);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const children = stdout.trim().split('\n').at(-1)!.match(/(\d+)m([\d.]+)s/g) ?? [];
+  const cpuMs = children.reduce((sum, t) => {
+    const [, m, sec] = /(\d+)m([\d.]+)s/.exec(t)!;
+    return sum + (Number(m) * 60 + Number(sec)) * 1000;
+  }, 0);
+  return { seconds, cpuMs };
+}
+
+/** The physical-limit row: a plain node:http pipe to a file (sha256, fsync) in its own process. */
+async function nodeRun(child: ChildProcess, url: string, out: string): Promise<Run> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as Run));
+    child.send({ url, out });
+  });
+}
+
+/** Asks the gateway child for one figure; its answer is the next message of that type (RSS samples may be in flight). */
 function ask<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
+    const onMessage = (m: { type?: string }) => {
+      if (m.type !== type) return;
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
     child.send({ type });
   });
 }
 
-/** One artifact_download of the file in a fresh Session; seconds, and the peak RSS growth over the idle (after GC) RSS. */
-async function gatewaySeconds(child: ChildProcess, ready: { url: string; mcpUrl: string; token: string }, n: number) {
+/** One artifact_download of the file in a fresh Session; seconds, the gateway's CPU ms, and the peak RSS growth over the idle (after GC) RSS. */
+async function gatewayRun(child: ChildProcess, ready: { url: string; mcpUrl: string; token: string }, n: number): Promise<Run & { rssGrowth: number }> {
   const client = new Client({ name: `bench-${n}`, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(ready.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${ready.token}` } } }));
   const headers = { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' };
@@ -83,6 +113,7 @@ async function gatewaySeconds(child: ChildProcess, ready: { url: string; mcpUrl:
     if (m.type === 'rss' && m.rss !== undefined) peak = Math.max(peak, m.rss);
   };
   child.on('message', onRss);
+  const cpuBefore = (await ask<{ cpu: NodeJS.CpuUsage }>(child, 'cpu')).cpu;
   const sampling = setInterval(() => child.send({ type: 'rss' }), 50);
   const started = process.hrtime.bigint();
   const result = (await client.callTool(
@@ -93,9 +124,10 @@ async function gatewaySeconds(child: ChildProcess, ready: { url: string; mcpUrl:
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   clearInterval(sampling);
   child.off('message', onRss);
+  const cpuAfter = (await ask<{ cpu: NodeJS.CpuUsage }>(child, 'cpu')).cpu;
   if (result.isError) throw new Error(`artifact_download failed: ${JSON.stringify(result.structuredContent)}`);
   await client.close();
-  return { seconds, rssGrowth: peak - idle };
+  return { seconds, cpuMs: (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / 1000, rssGrowth: peak - idle };
 }
 
 /** Runs the scenario and returns its markdown section. */
@@ -106,54 +138,88 @@ export async function runDownloadBench(): Promise<string> {
     const { server, origin } = await serveFile(file.path);
     const child = fork(here('./downloadBenchGateway.js'), [origin, NAME, String(SIZE), file.sha256], { execArgv: ['--expose-gc'], stdio: 'inherit' });
     const ready = await new Promise<{ url: string; mcpUrl: string; token: string; dataDir: string }>((r) => child.once('message', r as never));
-    const curl: number[] = [];
-    const gateway: Array<{ seconds: number; rssGrowth: number }> = [];
+    const plain = fork(here('./nodeHttpDownload.js'), { stdio: 'inherit' });
+    await new Promise((r) => plain.once('message', r));
+    const loadBefore = loadavg()[0]!;
+    const runs = { curl: [] as Run[], node: [] as Run[], gateway: [] as Array<Run & { rssGrowth: number }> };
+    const url = `${origin}/${NAME}`;
     for (let run = 0; run < RUNS; run++) {
-      curl.push(await curlSeconds(`${origin}/${NAME}`, join(dir, `curl-${run}.bin`)));
-      await rm(join(dir, `curl-${run}.bin`));
-      gateway.push(await gatewaySeconds(child, ready, run));
+      // Alternated, so that each kind of download sees the same changes of the machine's load.
+      runs.curl.push(await curlRun(url, join(dir, 'curl.bin')));
+      await rm(join(dir, 'curl.bin'));
+      runs.node.push(await nodeRun(plain, url, join(dir, 'node.bin')));
+      await rm(join(dir, 'node.bin'));
+      runs.gateway.push(await gatewayRun(child, ready, run));
       process.stderr.write(`download run ${run + 1}/${RUNS} done\n`);
     }
+    const loadAfter = loadavg()[0]!;
+    plain.kill();
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.send({ type: 'stop' });
     await exited;
     server.close();
     await rm(ready.dataDir, { recursive: true, force: true });
-    const mbps = (s: number) => round(SIZE / 1_048_576 / s, 0);
-    const curlS = median(curl);
-    const gwS = median(gateway.map((g) => g.seconds));
-    const growth = Math.max(...gateway.map((g) => g.rssGrowth)) / 1_048_576;
-    const ratio = round(curlS / gwS);
-    return `
+    return renderSection(runs, { before: loadBefore, after: loadAfter });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function renderSection(runs: { curl: Run[]; node: Run[]; gateway: Array<Run & { rssGrowth: number }> }, load: { before: number; after: number }): string {
+  const seconds = (r: Run[]) => median(r.map((x) => x.seconds));
+  const cpuMs = (r: Run[]) => median(r.map((x) => x.cpuMs));
+  const curlS = seconds(runs.curl);
+  const row = (label: string, r: Run[]) =>
+    `| ${label} | ${round(seconds(r), 2)} | ${round(SIZE / 1_048_576 / seconds(r), 0)} | ${round(curlS / seconds(r))} × | ${round(cpuMs(r), 0)} | ${r.map((x) => round(x.seconds, 2)).join(', ')} |`;
+  const ratio = round(curlS / seconds(runs.gateway));
+  const nodeRatio = round(curlS / seconds(runs.node));
+  const vsNode = round(seconds(runs.node) / seconds(runs.gateway));
+  const growth = Math.max(...runs.gateway.map((g) => g.rssGrowth)) / 1_048_576;
+  return `
 ## Download: artifact_download of a 200 MiB file vs \`curl -o\` (${new Date().toISOString().slice(0, 10)})
 
-Made by bench/downloadBench.ts: a loopback file server streams ${SIZE} random bytes from disk; \`curl -s -o\`
-and scigate's artifact_download (SDK client → gateway child process; candidate read from the stored
-search result, plan, always_allow authorization, streamed to the part file, sha256 verified against
-the candidate, fsync + rename, audit row) fetch it alternately, ${RUNS} times each; medians. A completed
-download is proof of integrity: the gateway refuses a file whose sha256 differs from the candidate's.
+Made by bench/downloadBench.ts (\`npm run bench\`, or alone: \`npm run build && node dist/bench/downloadBench.js\`):
+a loopback file server streams ${SIZE} random bytes from disk; \`curl -s -o\`, a plain Node.js download
+(bench/nodeHttpDownload.ts: node:http piped to a file, sha256 on the way, fsync; the physical limit of a
+Node.js downloader on this machine) and scigate's artifact_download (SDK client → gateway child process;
+candidate read from the stored search result, plan, always_allow authorization, streamed to the part
+file, sha256 verified against the candidate, fsync + rename, audit row) fetch it in turn, ${RUNS} times
+each; medians. ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; 1-minute load average
+(\`uptime\`) ${round(load.before, 1)} when the downloads started and ${round(load.after, 1)} when they ended.
 
-| | seconds | MiB/s |
-|---|---|---|
-| \`curl -o\` | ${round(curlS, 2)} | ${mbps(curlS)} |
-| scigate artifact_download | ${round(gwS, 2)} | ${mbps(gwS)} |
+| downloader | seconds | MiB/s | throughput vs curl | CPU ms (user + system) | every run, s |
+|---|---|---|---|---|---|
+${row('\`curl -o\`', runs.curl)}
+${row('plain Node.js: node:http → file, sha256, fsync', runs.node)}
+${row('scigate artifact_download', runs.gateway)}
 
 | target | value | |
 |---|---|---|
 | scigate throughput ≥ 0.8 × curl | ${ratio} × | ${ratio >= 0.8 ? 'met' : '**missed**'} |
+| scigate throughput vs the plain Node.js download (same run) | ${vsNode} × | |
+| plain Node.js download vs curl (the ceiling for any Node.js downloader here) | ${nodeRatio} × | |
 | gateway RSS growth during the download < 50 MB | ${round(growth, 1)} MiB (peak over idle, sampled every 50 ms) | ${growth < 50 ? 'met' : '**missed**'} |
 
-What stands in the way of the throughput target: the download is streamed by Node's fetch (undici),
-whose body is a web stream delivering 16–64 KiB chunks, each a promise and a JavaScript callback,
-then hashed (sha256) and written in 1 MiB batches; \`curl\` copies in C with no hash. That path is
-CPU-bound, so it loses most where the CPU is scarce: the numbers above were measured on a 2-core
-machine shared with other engineers' test runs (load average 17–30). In the same conditions a bare
-\`fetch\` + sha256 + write loop moved 100 MiB in 2.3–7 s and the same loop over \`node:http\` in
-2–5 s: replacing fetch by \`node:http\` for downloads is the next step, then measuring on a quiet machine.
+How scigate downloads: node:http(s) with the body read as plain 'data' events, each chunk hashed as
+it arrives and copied into one of two reused 1 MiB buffers, one written while the other fills;
+progress every 1 % to the client, bytes done to the job's record once a second. (Before, fetch's
+web-stream body cost a promise per chunk and more garbage-collection time than the transfer itself.)
+
+Where the time goes (\`node --cpu-prof\`, \`perf\` and \`--trace-gc\` on the gateway during this
+benchmark): Node's HTTP client allocates a buffer per socket read and copies every body chunk, and
+that stream of short-lived buffers makes V8 run a major garbage collection every 10–20 MiB received
+(the plain Node.js download does the same). In the plain process, whose heap is about 9 MiB, each
+one costs a few ms; in the gateway, whose heap holds about 28 MiB (sources, schemas, the SDK, the
+database), each costs 10–40 ms of marking on the main and helper threads, which is most of the CPU
+time scigate spends above the plain download; sha256 and the copy into the page cache come next.
+The gateway's first download after start-up runs with few collections and is its fastest; the next
+ones settle at the rate above (the "every run" column). curl receives and writes in C in one thread
+with one static buffer, hashes nothing and does not fsync, so it needs several times less CPU. On a
+machine whose CPU is saturated by other work (the load above, on ${cpus().length} cores) a download is CPU-bound
+and the throughput ratio approaches the CPU ratio: even the plain Node.js download stays far from
+curl here. Next step: run the receive–hash–write loop in a worker thread, whose small heap keeps
+those collections cheap and off the gateway's event loop.
 `;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** Runs the scenario and appends its section to docs/benchmarks.md (replacing an earlier one). */

@@ -18,7 +18,8 @@ const gateway = await startGateway({
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'gc') (globalThis as { gc?: () => void }).gc?.();
-  if (message.type === 'rss') process.send!({ type: 'rss', rss: process.memoryUsage().rss });
+  if (message.type === 'rss') process.send!({ type: 'rss', rss: process.memoryUsage.rss() });
+  if (message.type === 'cpu') process.send!({ type: 'cpu', cpu: process.cpuUsage() });
   if (message.type === 'stop') void gateway.stop().then(() => process.exit(0));
 });
 process.send!({ type: 'ready', url: gateway.url, mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir });

@@ -4,7 +4,7 @@ import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
   Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
 } from './core/index.js';
-import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
+import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl, nodeHttpGet, type HttpGet } from './artifacts/index.js';
 import type { NativeTool } from './broker/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
@@ -65,8 +65,8 @@ export interface RuntimeOptions {
   /** Artifact plans and jobs, and the Session workspaces: with both, `artifact_download` is offered. */
   artifacts?: ArtifactStore;
   workspace?: SessionWorkspace;
-  /** How downloads reach file servers: the fetch to use, and loopback mirrors of public origins (tests, offline runs). */
-  downloads?: { fetch?: typeof globalThis.fetch; mirrors?: Record<string, string> };
+  /** How downloads reach file servers: the GET to use (node:http(s) by default), and loopback mirrors of public origins (tests, offline runs). */
+  downloads?: { httpGet?: HttpGet; mirrors?: Record<string, string> };
   /** More native tools (paper_extract_pdf), audited by the broker like artifact_download. */
   nativeTools?: readonly NativeTool[];
   /** paper_extract_pdf's page, byte, heap and time limits (defaults: DEFAULT_EXTRACTION_LIMITS). */
@@ -182,7 +182,7 @@ async function createArtifactDownloads(
   const mirrors = options.downloads?.mirrors ?? {};
   const downloads = new ArtifactDownloads({
     ...options, ...parts, store: options.artifacts, workspace: options.workspace, random: Math.random,
-    fetch: options.downloads?.fetch ?? globalThis.fetch, physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
+    httpGet: options.downloads?.httpGet ?? nodeHttpGet, physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
   });
   const interrupted = await downloads.failInterrupted();
   if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');

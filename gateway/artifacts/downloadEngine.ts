@@ -3,6 +3,7 @@ import { GatewayError, linkSignals, type Clock, type PartialFile } from '../core
 import { checkDownloadUrl, type PhysicalUrl } from './downloadUrls.js';
 import { FileHashes, type ChecksumAlgorithm } from './fileHashes.js';
 import { httpAttempt } from './httpAttempt.js';
+import type { HttpGet } from './httpGet.js';
 
 /** Hard bound on HTTP attempts of one run, whatever the progress (every loop is bounded). */
 const MAX_ATTEMPTS = 50;
@@ -19,7 +20,7 @@ export interface DownloadRequest {
 
 /** The side effects a download uses, passed in (house style §4). */
 export interface DownloadEnvironment {
-  fetch: typeof globalThis.fetch;
+  httpGet: HttpGet;
   clock: Clock;
   random: () => number;
   physicalUrl: PhysicalUrl;
@@ -62,7 +63,7 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
         // Running once a slot of the source's limiter is held; queued (or retrying) until then.
         await observer.transition('running', { bytesDone: before, totalBytes, attempts });
         return httpAttempt({
-          url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, fetch: env.fetch, physicalUrl: env.physicalUrl, part, hashes,
+          url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, httpGet: env.httpGet, physicalUrl: env.physicalUrl, part, hashes,
           signal: attemptSignal,
           onBytes: (done, total, report) => {
             touch();

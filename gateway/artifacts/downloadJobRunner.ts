@@ -6,6 +6,8 @@ import {
 import type { SourceLimiters } from '../broker/index.js';
 import { runDownload, type DownloadObserver } from './downloadEngine.js';
 import type { PhysicalUrl } from './downloadUrls.js';
+import type { HttpGet } from './httpGet.js';
+import { jobProgressWriter } from './jobProgressWriter.js';
 
 /** Slack over a candidate's announced size before the size limit stops a download: 5 % and at least 64 KiB. */
 export function sizeLimitFor(candidate: Pick<PlannedCandidate, 'sizeBytes'>, manifestMaxBytes: number): number {
@@ -22,7 +24,7 @@ export interface JobRunnerDeps {
   clock: Clock;
   random: () => number;
   log: Logger;
-  fetch: typeof globalThis.fetch;
+  httpGet: HttpGet;
   physicalUrl: PhysicalUrl;
 }
 
@@ -58,25 +60,23 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
     deps.events.publish('download.updated', job.sessionId, updated);
     return updated;
   };
-  let lastPersistedBytes = job.bytesDone;
+  const progressWriter = jobProgressWriter(deps, job.id);
   const observer: DownloadObserver = {
     transition: async (state, facts) => {
+      progressWriter.forget();
       await update({ state, bytesDone: facts.bytesDone, totalBytes: facts.totalBytes, attempts: job.attempts + facts.attempts, ...(facts.error ? { errorMessage: facts.error.message } : {}) });
     },
     progress: (bytesDone, totalBytes) => {
       input.onProgress?.(bytesDone, totalBytes);
       deps.events.publish('download.progress', job.sessionId, { jobId: job.id, bytesDone, totalBytes });
-      // Progress is persisted every 8 MiB at most, besides every transition.
-      if (bytesDone - lastPersistedBytes >= 8 * 1024 * 1024) {
-        lastPersistedBytes = bytesDone;
-        void deps.store.updateJob(job.id, { bytesDone, totalBytes, updatedAt: new Date(deps.clock.now()).toISOString() }).catch(() => {});
-      }
+      progressWriter.note(bytesDone, totalBytes);
     },
   };
   let part;
   try {
     part = await deps.workspace.openPartial(job.sessionId, job.destinationPath);
   } catch (error) {
+    progressWriter.stop();
     return fail(update, GatewayError.from(error), deps.clock);
   }
   try {
@@ -85,12 +85,12 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
       { url: job.url, allowedDomains: manifest.allowedDomains, maxBytes: sizeLimitFor(candidate, manifest.limits.maxDownloadBytes), ...(candidate.checksum ? { checksum: candidate.checksum } : {}) },
       part,
       {
-        fetch: deps.fetch, clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
+        httpGet: deps.httpGet, clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
         stallTimeoutMs: manifest.limits.timeoutSeconds * 1000, slot: (signal) => limiter.acquire(signal),
       },
       observer,
       input.signal,
-    );
+    ).finally(() => progressWriter.stop());
     await part.close();
     const file = await deps.workspace.commitPartial(job.sessionId, job.destinationPath);
     const endedAt = new Date(deps.clock.now()).toISOString();

@@ -1,6 +1,8 @@
 import { GatewayError, type PartialFile } from '../core/index.js';
 import { checkDownloadUrl, type PhysicalUrl } from './downloadUrls.js';
+import { BatchedWriter } from './batchedWriter.js';
 import type { FileHashes } from './fileHashes.js';
+import type { HttpGet, HttpGetResponse } from './httpGet.js';
 
 /** Longest chain of redirects one attempt follows (each hop re-checked). */
 export const MAX_REDIRECTS = 5;
@@ -8,7 +10,7 @@ export const MAX_REDIRECTS = 5;
 const PROGRESS_EVERY_BYTES = 1 << 20;
 /**
  * Received chunks (16–64 KiB from the socket) are written to disk in batches of this many bytes:
- * one awaited write per batch instead of per chunk, and memory still bounded by one batch.
+ * one write (two thread hand-offs) per batch instead of per chunk, memory bounded by two batches.
  */
 const WRITE_BATCH_BYTES = 1 << 20;
 
@@ -16,7 +18,7 @@ export interface AttemptInput {
   url: URL;
   allowedDomains: readonly string[];
   maxBytes: number;
-  fetch: typeof globalThis.fetch;
+  httpGet: HttpGet;
   physicalUrl: PhysicalUrl;
   part: PartialFile;
   hashes: FileHashes;
@@ -41,33 +43,34 @@ export async function httpAttempt(input: AttemptInput): Promise<AttemptResult> {
   for (let hop = 0; ; hop++) {
     const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity', 'user-agent': 'scigate' };
     if (input.part.sizeBytes > 0) headers.range = `bytes=${input.part.sizeBytes}-`;
-    const response = await input.fetch(input.physicalUrl(url), { redirect: 'manual', headers, signal: input.signal }).catch((error: unknown) => {
+    const response = await input.httpGet(input.physicalUrl(url), { headers, signal: input.signal }).catch((error: unknown) => {
       throw dropped(input, error);
     });
     if (response.status >= 300 && response.status < 400 && response.status !== 304) {
-      await response.body?.cancel().catch(() => {});
-      const location = response.headers.get('location');
+      discard(response);
+      const location = response.header('location');
       if (!location) throw new GatewayError('upstream_error', `The server answered ${response.status} without a Location; the download was stopped.`);
       if (hop >= MAX_REDIRECTS) throw new GatewayError('upstream_error', `More than ${MAX_REDIRECTS} redirects; the download was stopped.`);
       url = checkDownloadUrl(new URL(location, url).href, input.allowedDomains, 'redirect target');
       continue;
     }
-    return readResponse(input, response);
+    try {
+      return await readResponse(input, response);
+    } finally {
+      discard(response);
+    }
   }
 }
 
-async function readResponse(input: AttemptInput, response: Response): Promise<AttemptResult> {
+async function readResponse(input: AttemptInput, response: HttpGetResponse): Promise<AttemptResult> {
   const { part, hashes } = input;
   if (response.status === 416) return rangeNotSatisfiable(input, response);
-  if (response.status !== 200 && response.status !== 206) {
-    await response.body?.cancel().catch(() => {});
-    throw statusError(response);
-  }
-  let totalBytes = numberOr(response.headers.get('content-length'));
+  if (response.status !== 200 && response.status !== 206) throw statusError(response);
+  let totalBytes = numberOr(response.header('content-length'));
   if (response.status === 206) {
-    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.header('content-range') ?? '');
     if (!range || Number(range[1]) !== part.sizeBytes) {
-      await response.body?.cancel().catch(() => {});
+      discard(response);
       await startOver(part, hashes);
       throw new GatewayError('upstream_error', 'The server sent another range than asked for; starting over.', { retryable: true });
     }
@@ -76,10 +79,7 @@ async function readResponse(input: AttemptInput, response: Response): Promise<At
     // 200 to a Range request: the server sends the whole file, so the part file starts over.
     await startOver(part, hashes);
   }
-  if (totalBytes !== null && totalBytes > input.maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
-  }
+  if (totalBytes !== null && totalBytes > input.maxBytes) throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
   await streamBody(input, response, totalBytes);
   if (totalBytes !== null && part.sizeBytes < totalBytes) {
     throw new GatewayError('upstream_unavailable', `The connection ended at ${part.sizeBytes} of ${totalBytes} bytes; resuming.`, { retryable: true });
@@ -87,53 +87,79 @@ async function readResponse(input: AttemptInput, response: Response): Promise<At
   return { totalBytes: totalBytes ?? part.sizeBytes };
 }
 
-async function streamBody(input: AttemptInput, response: Response, totalBytes: number | null): Promise<void> {
+/**
+ * Streams the body into the part file through a BatchedWriter with plain 'data' events (no promise
+ * per chunk), pausing the socket only while both write buffers are busy. Each chunk is hashed as it
+ * arrives, while it is still in the CPU cache; the hash covers exactly the part file because every
+ * hashed chunk is written before the attempt ends (flushed even when the connection drops), and a
+ * failed write ends the download (the next run re-hashes the part file from disk).
+ */
+async function streamBody(input: AttemptInput, response: HttpGetResponse, totalBytes: number | null): Promise<void> {
   const { part, hashes } = input;
-  if (!response.body) return;
-  let reported = part.sizeBytes;
+  const writer = new BatchedWriter(part, WRITE_BATCH_BYTES);
   const step = Math.max(PROGRESS_EVERY_BYTES, totalBytes ? Math.floor(totalBytes / 100) : 0);
-  let batch: Uint8Array[] = [];
-  let batchBytes = 0;
-  // Bytes are hashed as they are written, so the hash always covers exactly the part file.
-  const flush = async () => {
-    if (batchBytes === 0) return;
-    const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
-    batch = [];
-    batchBytes = 0;
-    await part.write(bytes);
-    hashes.update(bytes);
-  };
-  const reader = response.body.getReader();
+  let received = part.sizeBytes;
+  let reported = received;
+  const body = response.body;
   try {
-    for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        throw dropped(input, error);
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        input.signal.removeEventListener('abort', onAbort);
+        if (error === undefined) resolve();
+        else {
+          body.destroy();
+          reject(error);
+        }
+      };
+      const onAbort = () => settle(dropped(input, input.signal.reason));
+      input.signal.addEventListener('abort', onAbort, { once: true });
+      if (input.signal.aborted) return onAbort();
+      body.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        received += chunk.byteLength;
+        if (received > input.maxBytes) return settle(tooLarge(input.maxBytes, `the server sent more than that (at ${received} bytes)`));
+        hashes.update(chunk);
+        let wait: Promise<void> | undefined;
+        try {
+          wait = writer.push(chunk);
+        } catch (error) {
+          return settle(error);
+        }
+        if (wait) {
+          body.pause();
+          wait.then(() => body.resume(), settle);
+        }
+        const report = received - reported >= step;
+        if (report) reported = received;
+        input.onBytes(received, totalBytes, report);
       });
-      if (done) break;
-      const received = part.sizeBytes + batchBytes + value.byteLength;
-      if (received > input.maxBytes) throw tooLarge(input.maxBytes, `the server sent more than that (at ${received} bytes)`);
-      batch.push(value);
-      batchBytes += value.byteLength;
-      if (batchBytes >= WRITE_BATCH_BYTES) await flush();
-      const report = received - reported >= step;
-      if (report) reported = received;
-      input.onBytes(received, totalBytes, report);
-    }
-    await flush();
+      body.once('end', () => settle(body.complete ? undefined : dropped(input, new Error('the body ended early'))));
+      body.on('error', (error) => settle(dropped(input, error)));
+      body.once('close', () => settle(body.complete ? undefined : dropped(input, new Error('the connection closed'))));
+    });
+    await writer.flush();
   } catch (error) {
-    // What arrived before a dropped connection is good data: kept, so the resume asks for the rest.
-    if ((error as GatewayError).retryable) await flush().catch(() => {});
+    // What arrived before a dropped connection is good data: written, so the resume asks for the rest.
+    // A write that fails then is final; after a final error the writes only need to have settled.
+    const flushed = writer.flush();
+    if ((error as GatewayError).retryable) await flushed;
+    else await flushed.catch(() => {});
     throw error;
-  } finally {
-    reader.releaseLock();
-    await response.body.cancel().catch(() => {});
   }
   input.onBytes(part.sizeBytes, totalBytes, true);
 }
 
-async function rangeNotSatisfiable(input: AttemptInput, response: Response): Promise<AttemptResult> {
-  await response.body?.cancel().catch(() => {});
-  const total = /^bytes \*\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+/** Ends a response whose body is not (or no longer) wanted; its socket is not reused. */
+function discard(response: HttpGetResponse): void {
+  if (!response.body.destroyed) response.body.destroy();
+}
+
+async function rangeNotSatisfiable(input: AttemptInput, response: HttpGetResponse): Promise<AttemptResult> {
+  discard(response);
+  const total = /^bytes \*\/(\d+)$/.exec(response.header('content-range') ?? '');
   // The part file already holds every byte (the connection broke after the last one).
   if (total && Number(total[1]) === input.part.sizeBytes && input.part.sizeBytes > 0) return { totalBytes: input.part.sizeBytes };
   await startOver(input.part, input.hashes);
@@ -145,10 +171,10 @@ async function startOver(part: PartialFile, hashes: FileHashes): Promise<void> {
   hashes.reset();
 }
 
-function statusError(response: Response): GatewayError {
+function statusError(response: HttpGetResponse): GatewayError {
   const status = response.status;
   if (status === 429 || status === 503 || status >= 500) {
-    const retryAfterMs = retryAfterMsOf(response.headers.get('retry-after'));
+    const retryAfterMs = retryAfterMsOf(response.header('retry-after'));
     return new GatewayError(status === 429 ? 'rate_limited' : 'upstream_unavailable', `The file server answered ${status}; retrying.`, {
       retryable: true,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

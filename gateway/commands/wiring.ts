@@ -108,7 +108,7 @@ export async function createRuntime(
     ...(config.sourceLimits ? { limitOverrides: config.sourceLimits } : {}),
     ...(config.extraSources ? { extraSources: config.extraSources } : {}),
     ...(config.dataDir ? { workspace: new FileWorkspace(config.dataDir) } : {}),
-    downloads: { ...(config.fetch ? { fetch: config.fetch } : {}), ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
+    downloads: { ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
     ...(config.extractionLimits ? { extractionLimits: config.extractionLimits } : {}),
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources

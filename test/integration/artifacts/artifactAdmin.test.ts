@@ -43,6 +43,27 @@ describe('the admin artifact routes and live job progress', () => {
     expect((await g.api.post(`/api/sessions/${sessionId}/artifact-plans`, { candidateId: 'x' })).status).toBe(400);
   });
 
+  it("writes a running job's bytes done to its record between transitions (once a second), not only when it ends", async () => {
+    const { client, sessionId } = await g.agent('admin-progress', { approvalMode: 'always_allow' });
+    const body = syntheticBytes(0, 4_000_000);
+    g.source.offer('slow.bin', { bytes: body });
+    g.files.serve('/slow.bin', { body, holdAt: 2_500_000 });
+    const { invocationId, artifacts } = await g.search(client, ['slow.bin']);
+    const running = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    await g.files.whenHeld();
+    // Progress is reported every MiB: 2 MiB arrived before the hold, and the record shows it while the job still runs.
+    const job = await vi.waitFor(async () => {
+      const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
+      const current = jobs.jobs[0];
+      if (current?.state !== 'running' || current.bytesDone < 2 * 1024 * 1024) throw new Error(`job is ${current?.state} at ${current?.bytesDone} bytes`);
+      return current;
+    }, { timeout: 30_000, interval: 50 });
+    expect(job.bytesDone).toBeLessThanOrEqual(2_500_000);
+    g.files.release();
+    const answer: any = await running;
+    expect(answer.structuredContent).toMatchObject({ status: 'completed', bytesDownloaded: body.length });
+  });
+
   it('cancels a running job, retries it from scratch, and refuses to cancel or retry what cannot be', async () => {
     const { client, sessionId } = await g.agent('admin-cancel', { approvalMode: 'always_allow' });
     const body = syntheticBytes(0, 1_000_000);
