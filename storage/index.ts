@@ -17,4 +17,4 @@ export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorksp
 export { checkWorkspacePath, numberedPath, PART_SUFFIX } from './workspacePaths.js';
 export { ArtifactRepository } from './artifactRepository.js';
 export { openStore, type OpenStoreOptions, type OpenedStore } from './openStore.js';
-export { openPostgresStorage, PgDatabase, isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgres/index.js';
+export { copyEmbeddedStore, type CopyReport, openPostgresStorage, PgDatabase, isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgres/index.js';

@@ -2,3 +2,4 @@ export { openPostgresStorage, type OpenPostgresStorageOptions } from './openPost
 export { PgDatabase } from './pgDatabase.js';
 export { MIGRATION_LOCK_ID, PG_MIGRATIONS_DIR } from './pgMigrate.js';
 export { isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgresUrl.js';
+export { copyEmbeddedStore, type CopyEmbeddedStoreOptions, type CopyReport } from './copyEmbeddedStore.js';

@@ -5,15 +5,17 @@ export function isPostgresUrl(value: string): boolean {
 
 /**
  * The URL as it may be shown in a message or a log: the password replaced by `***`. A value that
- * does not parse shows only its scheme, since anything after it may hold the password.
+ * does not parse as a URL is not shown at all, since any part of it may be the password.
  */
 export function redactPostgresUrl(value: string): string {
+  // `user:secret@host/db` parses as a URL of scheme `user:`: without `://` nothing is shown.
+  if (!value.includes('://')) return '(a value that is not a URL)';
   try {
     const url = new URL(value);
     if (url.password) url.password = '***';
     return url.toString();
   } catch {
-    return `${value.split('://')[0] ?? 'postgres'}://…`;
+    return '(a value that is not a URL)';
   }
 }
 
