@@ -1,8 +1,7 @@
 import type { SqlValue } from 'sql.js';
-import type { SqlParam } from './sqlExecutor.js';
+import type { Row, SqlParam } from './sqlExecutor.js';
 
-/** A row as the database returns it: column name → value (PostgreSQL's BIGINT arrives as a string; `Number` reads it). */
-export type Row = Record<string, SqlValue>;
+export type { Row };
 
 /** How one record field is written to its column and read back. */
 export interface Column<V> {

@@ -1,4 +1,7 @@
-import type { Row } from './rowMapper.js';
+import type { SqlValue } from 'sql.js';
+
+/** A row as the database returns it: column name → value (PostgreSQL's BIGINT arrives as a string; `Number` reads it). */
+export type Row = Record<string, SqlValue>;
 
 /** A value bound to a `?` placeholder. */
 export type SqlParam = string | number | null;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../../gateway/core/index.js';
-import type { Row } from '../rowMapper.js';
+import type { Row } from '../sqlExecutor.js';
 import type { SqlExecutor } from '../sqlExecutor.js';
 import { connectError, isConnectionFailure, unavailableError } from './pgErrors.js';
 import { redactPostgresUrl } from './postgresUrl.js';
