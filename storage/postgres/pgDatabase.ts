@@ -37,8 +37,9 @@ export class PgDatabase implements SqlExecutor {
   static async connect(options: PgDatabaseOptions): Promise<PgDatabase> {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     const db = new PgDatabase(pool, options.url);
-    // An idle connection that dies (server restart) must not crash the process: the pool replaces it.
-    pool.on('error', (error) => options.log.warn({ store: db.shownUrl, code: (error as { code?: string }).code, msg: error.message }, 'a PostgreSQL connection failed; the pool opens a new one'));
+    // An idle connection that dies (server restart) must not crash the process (nor print the
+    // client, password included, as an uncaught error): the pool replaces it.
+    pool.on('error', (error) => options.log.warn({ store: db.shownUrl, code: (error as { code?: string }).code, reason: error.message }, 'a PostgreSQL connection failed; the pool opens a new one'));
     try {
       (await pool.connect()).release();
     } catch (error) {

@@ -90,6 +90,20 @@ describe('opening a PostgreSQL store that cannot be used', () => {
     expect(error.message).not.toContain(down.password);
   });
 
+  it('a server that goes away while the gateway runs: calls fail storage_unavailable (retryable, password redacted), the process lives on', async () => {
+    const doomed = await startPostgres();
+    const storage = await openPostgresStorage({ url: doomed.url(), log: silentLogger });
+    await storage.sessions.create(session);
+    // Its idle pooled connections are killed with it: the pool must absorb their errors, not crash.
+    await doomed.stop();
+    const error = await storage.sessions.get('ses_1').then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ code: 'storage_unavailable', retryable: true });
+    expect((error as Error).message).toMatch(/cannot reach its PostgreSQL store at postgres:\/\/scigate:\*\*\*@127\.0\.0\.1:\d+\/postgres .*nothing was kept\. Retry later\./);
+    expect((error as Error).message).not.toContain(doomed.password);
+    await storage.close();
+  });
+
   it('a database that does not exist says to create it', async () => {
     const error = await refusal(server.url({ database: 'no_such_db' }));
     expect(error.message).toMatch(/no_such_db.*Create it \(createdb\)/);
