@@ -8,12 +8,14 @@ import { silentLogger } from '../gateway/core/index.js';
 import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';
 
-const [echoUrl, arxivBaseUrl] = process.argv.slice(2);
+// A third argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store.
+const [echoUrl, arxivBaseUrl, store] = process.argv.slice(2);
 const dataDir = await mkdtemp(join(tmpdir(), 'scigate-bench-'));
 const gateway = await startGateway({
   host: '127.0.0.1',
   port: 0,
   dataDir,
+  ...(store ? { store } : {}),
   isolateSources: false,
   toolPrefix: 'mcp',
   allowedHosts: [],

@@ -10,7 +10,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startEchoServer } from './echoServer.js';
 import { extractionBenchSection } from './extractionBench.js';
-import type { LoadJob } from './loadClient.js';
+import { loadParallel } from './loadRunner.js';
 import { median, percentile, round } from './stats.js';
 import { stdioStartupSection } from './stdioStartup.js';
 
@@ -18,32 +18,6 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = `${ROOT}dist/gateway/main.js`;
 const RUNS = 3;
-
-interface LoadResult {
-  latenciesMs: number[];
-  wallMs: number;
-  errors: number;
-}
-
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(here('./loadClient.js'), { stdio: 'inherit' });
-    child.once('message', (m: { type: string; message?: string } & LoadResult) =>
-      m.type === 'done' ? resolve(m) : reject(new Error(m.message)),
-    );
-    child.once('exit', (code) => code !== 0 && reject(new Error(`load client exited ${code}`)));
-    child.send(job);
-  });
-}
-
-/** Runs `clients` load processes at once; calls/s over the slowest one's wall time. */
-async function loadParallel(job: LoadJob, clients: number) {
-  const results = await Promise.all(Array.from({ length: clients }, () => load(job)));
-  const calls = results.reduce((n, r) => n + r.latenciesMs.length, 0);
-  const errors = results.reduce((n, r) => n + r.errors, 0);
-  if (errors > 0) throw new Error(`${errors} calls failed during ${job.tool}`);
-  return { latenciesMs: results.flatMap((r) => r.latenciesMs), callsPerSecond: calls / (Math.max(...results.map((r) => r.wallMs)) / 1000), calls };
-}
 
 function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number }> {
   return new Promise((resolve) => {

@@ -24,6 +24,8 @@ export async function main(argv: string[], env: Env): Promise<number> {
         return await (await import('./commands/stdioCommand.js')).runStdio(parsed.flags, env);
       case 'source':
         return await (await import('./commands/sourceCommand.js')).runSource(parsed.sourceId!, parsed.flags, env);
+      case 'migrate':
+        return await (await import('./commands/migrateCommand.js')).runMigrate(parsed.flags);
       case 'token': {
         const { token, note } = await (await import('./commands/tokenCommand.js')).readToken(parsed.flags);
         process.stdout.write(`${token}\n`);

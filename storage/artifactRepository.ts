@@ -2,7 +2,7 @@ import type {
   ArtifactPlanPatch, ArtifactPlanRecord, ArtifactPlanStatus, ArtifactStore, DownloadJobPatch, DownloadJobRecord, DownloadJobState, PlannedCandidate,
 } from '../gateway/core/index.js';
 import { integer, json, nullableInteger, nullableText, rowMapper, snakeCase, text, textAs, type Column } from './rowMapper.js';
-import type { SqlDatabase, SqlParam } from './sqlDatabase.js';
+import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
 
 const plans = rowMapper<ArtifactPlanRecord>('artifact_plans', {
   id: text,
@@ -48,9 +48,9 @@ const jobColumns = {
 } satisfies { [K in keyof DownloadJobRecord]-?: Column<DownloadJobRecord[K]> };
 const jobs = rowMapper<DownloadJobRecord>('download_jobs', jobColumns);
 
-/** Artifact plans and download jobs in the embedded database; every write is journaled. */
+/** Artifact plans and download jobs in a SQL database (embedded or PostgreSQL); every write is durable when it resolves. */
 export class ArtifactRepository implements ArtifactStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async addPlan(plan: ArtifactPlanRecord): Promise<void> {
     await this.db.write(plans.insertSql, plans.toParams(plan));
@@ -64,12 +64,12 @@ export class ArtifactRepository implements ArtifactStore {
   }
 
   async getPlan(id: string): Promise<ArtifactPlanRecord | undefined> {
-    const row = this.db.all('SELECT * FROM artifact_plans WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM artifact_plans WHERE id = ?', [id]))[0];
     return row ? plans.fromRow(row) : undefined;
   }
 
   async listPlans(sessionId: string): Promise<ArtifactPlanRecord[]> {
-    return this.db.all('SELECT * FROM artifact_plans WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]).map(plans.fromRow);
+    return (await this.db.all('SELECT * FROM artifact_plans WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(plans.fromRow);
   }
 
   async addJob(job: DownloadJobRecord): Promise<void> {
@@ -84,18 +84,17 @@ export class ArtifactRepository implements ArtifactStore {
   }
 
   async getJob(id: string): Promise<DownloadJobRecord | undefined> {
-    const row = this.db.all('SELECT * FROM download_jobs WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM download_jobs WHERE id = ?', [id]))[0];
     return row ? jobs.fromRow(row) : undefined;
   }
 
   async listJobs(sessionId: string): Promise<DownloadJobRecord[]> {
-    return this.db.all('SELECT * FROM download_jobs WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]).map(jobs.fromRow);
+    return (await this.db.all('SELECT * FROM download_jobs WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(jobs.fromRow);
   }
 
   async listJobsIn(states: readonly DownloadJobState[]): Promise<DownloadJobRecord[]> {
     if (states.length === 0) return [];
-    return this.db
-      .all(`SELECT * FROM download_jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, rowid`, [...states])
-      .map(jobs.fromRow);
+    const rows = await this.db.all(`SELECT * FROM download_jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, rowid`, [...states]);
+    return rows.map(jobs.fromRow);
   }
 }

@@ -3,7 +3,7 @@ import type {
 } from '../gateway/core/index.js';
 import { INTERRUPTED_ERROR_CODE } from '../gateway/core/index.js';
 import { integer, nullableInteger, nullableText, rowMapper, snakeCase, text, textAs, type Column } from './rowMapper.js';
-import type { SqlDatabase, SqlParam } from './sqlDatabase.js';
+import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
 
 /** A list of strings stored as a JSON array. */
 const stringList: Column<string[]> = {
@@ -49,9 +49,9 @@ const acquisitions = rowMapper<PaperAcquisitionRecord>('paper_acquisitions', {
   createdAt: text,
 });
 
-/** ExtractionJobs and PaperAcquisitions in the embedded database (migration 005). */
+/** ExtractionJobs and PaperAcquisitions in a SQL database (embedded or PostgreSQL) (migration 005). */
 export class ExtractionRepository implements ExtractionStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async addJob(job: ExtractionJobRecord): Promise<void> {
     await this.db.write(jobs.insertSql, jobs.toParams(job));
@@ -70,19 +70,19 @@ export class ExtractionRepository implements ExtractionStore {
   }
 
   async getJob(id: string): Promise<ExtractionJobRecord | undefined> {
-    const row = this.db.all('SELECT * FROM extraction_jobs WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM extraction_jobs WHERE id = ?', [id]))[0];
     return row ? jobs.fromRow(row) : undefined;
   }
 
   async listJobs(sessionId: string): Promise<ExtractionJobRecord[]> {
-    return this.db.all('SELECT * FROM extraction_jobs WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]).map(jobs.fromRow);
+    return (await this.db.all('SELECT * FROM extraction_jobs WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(jobs.fromRow);
   }
 
   async findCompleted(sessionId: string, sha256: string): Promise<ExtractionJobRecord | undefined> {
-    const row = this.db.all(
+    const row = (await this.db.all(
       "SELECT * FROM extraction_jobs WHERE session_id = ? AND sha256 = ? AND status = 'completed' ORDER BY created_at, rowid LIMIT 1",
       [sessionId, sha256],
-    )[0];
+    ))[0];
     return row ? jobs.fromRow(row) : undefined;
   }
 
@@ -98,16 +98,16 @@ export class ExtractionRepository implements ExtractionStore {
   }
 
   async getAcquisition(id: string): Promise<PaperAcquisitionRecord | undefined> {
-    const row = this.db.all('SELECT * FROM paper_acquisitions WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM paper_acquisitions WHERE id = ?', [id]))[0];
     return row ? acquisitions.fromRow(row) : undefined;
   }
 
   async findAcquisitionByJob(extractionJobId: string): Promise<PaperAcquisitionRecord | undefined> {
-    const row = this.db.all('SELECT * FROM paper_acquisitions WHERE extraction_job_id = ?', [extractionJobId])[0];
+    const row = (await this.db.all('SELECT * FROM paper_acquisitions WHERE extraction_job_id = ?', [extractionJobId]))[0];
     return row ? acquisitions.fromRow(row) : undefined;
   }
 
   async listAcquisitions(sessionId: string): Promise<PaperAcquisitionRecord[]> {
-    return this.db.all('SELECT * FROM paper_acquisitions WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]).map(acquisitions.fromRow);
+    return (await this.db.all('SELECT * FROM paper_acquisitions WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(acquisitions.fromRow);
   }
 }

@@ -4,7 +4,7 @@ import { sha256Hex, type Cas } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { pathExists } from './dataDir.js';
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Hashes known to be on disk; bounded so a long-running gateway does not grow without limit. */
 const MAX_KNOWN = 100_000;
 

@@ -16,3 +16,5 @@ export { ProcessGroupFiles, PROCESS_GROUPS_DIR } from './processGroupFiles.js';
 export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorkspace.js';
 export { checkWorkspacePath, numberedPath, PART_SUFFIX } from './workspacePaths.js';
 export { ArtifactRepository } from './artifactRepository.js';
+export { openStore, type OpenStoreOptions, type OpenedStore } from './openStore.js';
+export { copyEmbeddedStore, type CopyReport, openPostgresStorage, PgDatabase, isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgres/index.js';

@@ -1,8 +1,9 @@
 import type { InvocationRecord, InvocationStore } from '../gateway/core/index.js';
 import { flag, integer, nullableFlag, nullableInteger, nullableText, oneOf, rowMapper, text } from './rowMapper.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 
-const invocations = rowMapper<InvocationRecord>('invocations', {
+/** The invocations table's mapping (also used to copy rows read through the port into PostgreSQL). */
+export const invocationRows = rowMapper<InvocationRecord>('invocations', {
   id: text,
   sessionId: text,
   projectId: text,
@@ -25,22 +26,21 @@ const invocations = rowMapper<InvocationRecord>('invocations', {
   endedAt: text,
 });
 
-/** Invocation audit rows in the embedded database. */
+/** Invocation audit rows in a SQL database (embedded or PostgreSQL). */
 export class InvocationRepository implements InvocationStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async record(invocation: InvocationRecord): Promise<void> {
-    await this.db.write(invocations.insertSql, invocations.toParams(invocation));
+    await this.db.write(invocationRows.insertSql, invocationRows.toParams(invocation));
   }
 
   async get(id: string): Promise<InvocationRecord | undefined> {
-    const row = this.db.all('SELECT * FROM invocations WHERE id = ?', [id])[0];
-    return row ? invocations.fromRow(row) : undefined;
+    const row = (await this.db.all('SELECT * FROM invocations WHERE id = ?', [id]))[0];
+    return row ? invocationRows.fromRow(row) : undefined;
   }
 
   async listBySession(sessionId: string, options: { limit?: number } = {}): Promise<InvocationRecord[]> {
-    return this.db
-      .all('SELECT * FROM invocations WHERE session_id = ? ORDER BY started_at DESC, id LIMIT ?', [sessionId, options.limit ?? 100])
-      .map(invocations.fromRow);
+    return (await this.db.all('SELECT * FROM invocations WHERE session_id = ? ORDER BY started_at DESC, id LIMIT ?', [sessionId, options.limit ?? 100]))
+      .map(invocationRows.fromRow);
   }
 }

@@ -1,9 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'sql.js';
 
 /** Where the numbered `NNN_name.sql` files live (copied beside the compiled code by the build). */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** The numbered `NNN_name.sql` files of `dir` in order (a sub-folder, like `postgres/`, is not one). */
+export async function migrationFiles(dir: string): Promise<Array<{ file: string; version: number; path: string }>> {
+  const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  return files.map((file) => ({ file, version: Number(file.slice(0, 3)), path: join(dir, file) }));
+}
 
 /** Creates the bookkeeping tables every database has, before journal replay and migrations. */
 export function bootstrapSchema(db: Database): void {
@@ -14,12 +21,10 @@ export function bootstrapSchema(db: Database): void {
 /** Applies every migration newer than the database, in order, each in its own transaction; returns their names. */
 export async function migrate(db: Database, now: () => Date, dir = MIGRATIONS_DIR): Promise<string[]> {
   const applied = new Set(db.exec('SELECT version FROM schema_migrations')[0]?.values.map((v) => Number(v[0])) ?? []);
-  const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
   const ran: string[] = [];
-  for (const file of files) {
-    const version = Number(file.slice(0, 3));
+  for (const { file, version, path } of await migrationFiles(dir)) {
     if (applied.has(version)) continue;
-    const sql = await readFile(`${dir}/${file}`, 'utf8');
+    const sql = await readFile(path, 'utf8');
     db.run('BEGIN');
     try {
       db.run(sql);

@@ -13,6 +13,19 @@ import { SessionRepository } from './sessionRepository.js';
 import { SettingsRepository } from './settingsRepository.js';
 import { SqlDatabase } from './sqlDatabase.js';
 
+/** The secrets that stay in encrypted files of the data directory, whichever store holds the rest. */
+export interface EncryptedStores {
+  customServerStore: CustomServerStore;
+  oauthLogins: OAuthLoginStore;
+}
+
+/** Opens `custom-mcp-servers.enc` and `mcp-oauth.enc` under the data directory's `model-secrets.key`. */
+export async function openEncryptedStores(dataDir: string): Promise<EncryptedStores> {
+  const customServerStore = await CustomServerFileStore.open(dataDir);
+  const oauthLogins = await OAuthLoginFileStore.open(dataDir, customServerStore.key);
+  return { customServerStore, oauthLogins };
+}
+
 export interface OpenStorageOptions {
   dataDir: string;
   log: Logger;
@@ -23,11 +36,10 @@ export interface OpenStorageOptions {
 }
 
 /** Opens the embedded store in `dataDir` (created 0700): database + journal and the CAS. */
-export async function openStorage(options: OpenStorageOptions): Promise<Storage & { database: SqlDatabase; customServerStore: CustomServerStore; oauthLogins: OAuthLoginStore }> {
+export async function openStorage(options: OpenStorageOptions): Promise<Storage & EncryptedStores & { database: SqlDatabase }> {
   await ensurePrivateDir(options.dataDir);
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
-  const customServerStore = await CustomServerFileStore.open(options.dataDir);
-  const oauthLogins = await OAuthLoginFileStore.open(options.dataDir, customServerStore.key);
+  const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir);
   const database = await SqlDatabase.open(options);
   return {
     database,

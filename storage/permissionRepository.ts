@@ -3,7 +3,7 @@ import type {
   PermissionRequestStatus, PermissionResolution, PermissionStore,
 } from '../gateway/core/index.js';
 import { flag, integer, nullableText, nullableTextAs, rowMapper, text, textAs } from './rowMapper.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 
 const requests = rowMapper<PermissionRequestRecord>('permission_requests', {
   id: text,
@@ -51,9 +51,9 @@ const authorizations = rowMapper<PermissionAuthorizationRecord>('permission_auth
   createdAt: text,
 });
 
-/** PermissionRequests, Grants and Authorizations in the embedded database (migration 002). */
+/** PermissionRequests, Grants and Authorizations in a SQL database (embedded or PostgreSQL) (migration 002). */
 export class PermissionRepository implements PermissionStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async addRequest(request: PermissionRequestRecord): Promise<void> {
     await this.db.write(requests.insertSql, requests.toParams(request));
@@ -70,14 +70,13 @@ export class PermissionRepository implements PermissionStore {
   }
 
   async getRequest(id: string): Promise<PermissionRequestRecord | undefined> {
-    const row = this.db.all('SELECT * FROM permission_requests WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM permission_requests WHERE id = ?', [id]))[0];
     return row ? requests.fromRow(row) : undefined;
   }
 
   async listRequests(sessionId: string, options: { status?: PermissionRequestStatus } = {}): Promise<PermissionRequestRecord[]> {
     const [where, params] = options.status ? [' AND status = ?', [options.status]] : ['', []];
-    return this.db
-      .all(`SELECT * FROM permission_requests WHERE session_id = ?${where} ORDER BY created_at, rowid`, [sessionId, ...params])
+    return (await this.db.all(`SELECT * FROM permission_requests WHERE session_id = ?${where} ORDER BY created_at, rowid`, [sessionId, ...params]))
       .map(requests.fromRow);
   }
 
@@ -93,20 +92,20 @@ export class PermissionRepository implements PermissionStore {
   }
 
   async getGrant(id: string): Promise<PermissionGrantRecord | undefined> {
-    const row = this.db.all('SELECT * FROM permission_grants WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM permission_grants WHERE id = ?', [id]))[0];
     return row ? grants.fromRow(row) : undefined;
   }
 
   async findGrant(sessionId: string, action: string, resource: string): Promise<PermissionGrantRecord | undefined> {
-    const row = this.db.all(
+    const row = (await this.db.all(
       'SELECT * FROM permission_grants WHERE session_id = ? AND action = ? AND resource = ? AND revoked_at IS NULL ORDER BY created_at, rowid LIMIT 1',
       [sessionId, action, resource],
-    )[0];
+    ))[0];
     return row ? grants.fromRow(row) : undefined;
   }
 
   async listGrants(sessionId: string): Promise<PermissionGrantRecord[]> {
-    return this.db.all('SELECT * FROM permission_grants WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]).map(grants.fromRow);
+    return (await this.db.all('SELECT * FROM permission_grants WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(grants.fromRow);
   }
 
   async revokeGrant(id: string, at: string): Promise<boolean> {
@@ -119,8 +118,7 @@ export class PermissionRepository implements PermissionStore {
   }
 
   async listAuthorizations(sessionId: string): Promise<PermissionAuthorizationRecord[]> {
-    return this.db
-      .all('SELECT * FROM permission_authorizations WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])
+    return (await this.db.all('SELECT * FROM permission_authorizations WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]))
       .map(authorizations.fromRow);
   }
 }

@@ -1,6 +1,6 @@
 import type { ProjectRecord, ProjectStore } from '../gateway/core/index.js';
 import { idList, rowMapper, text } from './rowMapper.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 
 const projects = rowMapper<ProjectRecord>('projects', {
   id: text,
@@ -10,17 +10,17 @@ const projects = rowMapper<ProjectRecord>('projects', {
   updatedAt: text,
 });
 
-/** Projects in the embedded database. */
+/** Projects in a SQL database (embedded or PostgreSQL). */
 export class ProjectRepository implements ProjectStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async get(id: string): Promise<ProjectRecord | undefined> {
-    const row = this.db.all('SELECT * FROM projects WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM projects WHERE id = ?', [id]))[0];
     return row ? projects.fromRow(row) : undefined;
   }
 
   async list(): Promise<ProjectRecord[]> {
-    return this.db.all('SELECT * FROM projects ORDER BY id').map(projects.fromRow);
+    return (await this.db.all('SELECT * FROM projects ORDER BY id')).map(projects.fromRow);
   }
 
   async create(project: ProjectRecord): Promise<void> {

@@ -1,8 +1,7 @@
 import type { SqlValue } from 'sql.js';
-import type { SqlParam } from './sqlDatabase.js';
+import type { Row, SqlParam } from './sqlExecutor.js';
 
-/** A row as sql.js returns it: column name → value. */
-export type Row = Record<string, SqlValue>;
+export type { Row };
 
 /** How one record field is written to its column and read back. */
 export interface Column<V> {
@@ -48,6 +47,8 @@ export function nullableTextAs<T extends string>(): Column<T | null> {
 /** One table's mapping: camelCase record fields ↔ snake_case columns, one `Column` per field. */
 export interface RowMapper<T> {
   readonly table: string;
+  /** The table's columns, in the order of `toParams`. */
+  readonly columns: readonly string[];
   /** `INSERT INTO table (every column) VALUES (?, …)`; its parameters come from `toParams`. */
   readonly insertSql: string;
   toParams(record: T): SqlParam[];
@@ -65,6 +66,7 @@ export function rowMapper<T>(table: string, schema: { [K in keyof T]-?: Column<T
   const columns = fields.map(snakeCase);
   return {
     table,
+    columns,
     insertSql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     toParams: (record) => fields.map((f) => schema[f].toSql(record[f])),
     fromRow: (row) => {

@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import type { ApprovalMode, SessionRecord, SessionStore } from '../gateway/core/index.js';
 import { idList, integer, nullableText, oneOf, rowMapper, text, type Column } from './rowMapper.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 
 /** `never_ask` was a short-lived name for `always_allow` (seed §11). */
 const approvalMode: Column<ApprovalMode> = {
@@ -22,9 +22,9 @@ const sessions = rowMapper<SessionRecord>('sessions', {
   endedAt: nullableText,
 });
 
-/** Sessions in the embedded database. */
+/** Sessions in a SQL database (embedded or PostgreSQL). */
 export class SessionRepository implements SessionStore {
-  constructor(private readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlExecutor) {}
 
   async create(session: SessionRecord): Promise<void> {
     await this.db.write(sessions.insertSql, sessions.toParams(session));
@@ -49,11 +49,11 @@ export class SessionRepository implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const row = this.db.all('SELECT * FROM sessions WHERE id = ?', [id])[0];
+    const row = (await this.db.all('SELECT * FROM sessions WHERE id = ?', [id]))[0];
     return row ? sessions.fromRow(row) : undefined;
   }
 
   async list(): Promise<SessionRecord[]> {
-    return this.db.all('SELECT * FROM sessions ORDER BY created_at DESC, id').map(sessions.fromRow);
+    return (await this.db.all('SELECT * FROM sessions ORDER BY created_at DESC, id')).map(sessions.fromRow);
   }
 }

@@ -7,7 +7,9 @@ import { writeFileAtomic } from './atomicWrite.js';
 import { Journal, parseJournal, readJournal, type JournalEntry } from './journal.js';
 import { bootstrapSchema, migrate } from './migrate.js';
 
-export type SqlParam = string | number | null;
+import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
+
+export type { SqlParam };
 
 export interface SqlDatabaseOptions {
   dataDir: string;
@@ -25,7 +27,7 @@ export interface SqlDatabaseOptions {
  * what the disk refused: when the journal fails, the database is reloaded from the checkpoint and
  * the acknowledged journal lines, and writes wait for that (or fail `storage_unavailable`).
  */
-export class SqlDatabase {
+export class SqlDatabase implements SqlExecutor {
   private seq = 0;
   private sinceCheckpoint = 0;
   private checkpointing: Promise<void> | undefined;

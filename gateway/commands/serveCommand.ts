@@ -3,12 +3,13 @@ import { createServer } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
-import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
+import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
   LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
   type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock,
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
+import { openConfiguredStore, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
 import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
@@ -17,6 +18,8 @@ export interface ServeConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL URL (`--store`); absent: the embedded store in the data directory. */
+  store?: string;
   isolateSources: boolean;
   toolPrefix: ToolPrefix;
   allowedHosts: string[];
@@ -58,7 +61,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
-  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
+  const storage = await openConfiguredStore({ store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
@@ -119,6 +122,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     host: String(flags.host),
     port: Number(flags.port),
     dataDir: resolve(String(flags.dataDir)),
+    store: storeFlag(flags),
     isolateSources: flags.isolateSources === true,
     toolPrefix: flags.toolPrefix as ToolPrefix,
     allowedHosts: (flags.allowedHosts as string[] | undefined) ?? [],

@@ -5,13 +5,14 @@
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import type { ToolPrefix } from '../../catalog/index.js';
-import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/index.js';
+import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
   adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
+import { openConfiguredStore, storeFlag } from './storeWiring.js';
 
 /** The built stdio gateway: what the session needs, its logger, and how to shut it down. */
 export interface StdioGateway {
@@ -27,8 +28,11 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const tokens: string[] = [];
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
-  // The store's own message (e.g. "file is not a database") does not say where; the client should know.
-  const storage = await openStorage({ dataDir, log }).catch((error: unknown) => {
+  const store = storeFlag(flags);
+  const storage = await openConfiguredStore({ store, dataDir, log, secrets }).catch((error: unknown) => {
+    // PostgreSQL's errors already name the server; the embedded store's own message (e.g. "file is
+    // not a database") does not say where, and the client should know.
+    if (store && error instanceof GatewayError) throw error;
     throw new GatewayError('storage_unavailable', `cannot open the storage in ${dataDir}: ${(error as Error).message}`, { cause: error });
   });
   try {

@@ -7,7 +7,7 @@ import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
-import { FileWorkspace, ProcessGroupFiles, type openStorage } from '../../storage/index.js';
+import { FileWorkspace, ProcessGroupFiles, type OpenedStore } from '../../storage/index.js';
 import {
   DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
@@ -16,7 +16,7 @@ import {
 import { VERSION } from './version.js';
 
 export type Env = Record<string, string | undefined>;
-export type Storage = Awaited<ReturnType<typeof openStorage>>;
+export type Storage = OpenedStore;
 
 /** What building the runtime reads from a command's configuration. */
 export interface RuntimeConfig {

@@ -19,7 +19,7 @@ export class UsageError extends Error {
 export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): ParsedCommand {
   const [first, ...rest] = argv;
   if (!first || first === '--help' || first === '-h' || first === 'help') return { command: 'help', text: mainHelp() };
-  if (!(first in COMMAND_FLAGS)) throw new UsageError(`Unknown command "${first}". Run "scigate --help" to see serve, stdio, source, token.`);
+  if (!(first in COMMAND_FLAGS)) throw new UsageError(`Unknown command "${first}". Run "scigate --help" to see serve, stdio, source, token, migrate.`);
   const command = first as CommandName;
   const keys = COMMAND_FLAGS[command];
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', text: commandHelp(command) };
@@ -96,6 +96,7 @@ Usage:
   scigate stdio         one MCP session over stdin/stdout (for clients that spawn servers)
   scigate source <id>   one built-in source as a plain stdio MCP server
   scigate token         print the admin token (--rotate makes a new one)
+  scigate migrate       move a data dir's sessions, audit and blobs into PostgreSQL (--to postgres://…)
 
 Run "scigate <command> --help" for its flags. Every flag is also an environment variable.`;
 }

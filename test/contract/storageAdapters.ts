@@ -1,9 +1,10 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger, type Storage } from '../../gateway/core/index.js';
-import { openMemoryStorage, openStorage } from '../../storage/index.js';
+import { openMemoryStorage, openPostgresStorage, openStorage } from '../../storage/index.js';
+import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
 
 /** An opened store under test; `reopen` closes it and opens the same data again (a restart). */
 export interface OpenedStorage {
@@ -16,10 +17,14 @@ export interface StorageAdapter {
   name: string;
   /** Opens an empty store; `cleanup` registers what must be released after the test. */
   open(cleanup: (release: () => Promise<void>) => void): Promise<OpenedStorage>;
+  /** Starts what the adapter needs before a suite's first test (a database server), and stops it after its last. */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
 }
 
-async function openSql(dataDir: string, cleanup: (release: () => Promise<void>) => void): Promise<OpenedStorage> {
-  const storage = await openStorage({ dataDir, log: silentLogger });
+/** Opens `open()` once and registers its close; `reopen` closes it and opens the same data again (a restart). */
+async function restartable(open: () => Promise<Storage>, cleanup: (release: () => Promise<void>) => void): Promise<OpenedStorage> {
+  const storage = await open();
   let closed = false;
   const close = async () => {
     if (!closed) await storage.close();
@@ -30,9 +35,13 @@ async function openSql(dataDir: string, cleanup: (release: () => Promise<void>) 
     storage,
     reopen: async () => {
       await close();
-      return openSql(dataDir, cleanup);
+      return restartable(open, cleanup);
     },
   };
+}
+
+async function openSql(dataDir: string, cleanup: (release: () => Promise<void>) => void): Promise<OpenedStorage> {
+  return restartable(() => openStorage({ dataDir, log: silentLogger }), cleanup);
 }
 
 function memory(storage: Storage): OpenedStorage {
@@ -40,7 +49,35 @@ function memory(storage: Storage): OpenedStorage {
   return { storage, reopen: async () => memory(storage) };
 }
 
-/** Every adapter of the storage ports. A new adapter (PostgreSQL) joins every contract suite with one line here. */
+/**
+ * One PostgreSQL server per suite that uses it (started before its first test, stopped after its
+ * last), and a fresh schema per opened store, so every test starts empty.
+ */
+function postgresAdapter(): StorageAdapter {
+  let server: Promise<PostgresServer> | undefined;
+  let suites = 0;
+  return {
+    name: 'postgres',
+    start: async () => {
+      suites += 1;
+      server ??= startPostgres();
+      await server;
+    },
+    stop: async () => {
+      suites -= 1;
+      const running = server;
+      if (suites > 0 || !running) return;
+      server = undefined;
+      await (await running).stop();
+    },
+    open: async (cleanup) => {
+      const url = await (await server!).freshSchema();
+      return restartable(() => openPostgresStorage({ url, log: silentLogger }), cleanup);
+    },
+  };
+}
+
+/** Every adapter of the storage ports. A new adapter joins every contract suite with one line here. */
 export const storageAdapters: StorageAdapter[] = [
   {
     name: 'sql.js + journal',
@@ -51,11 +88,16 @@ export const storageAdapters: StorageAdapter[] = [
     },
   },
   { name: 'memory', open: async () => memory(openMemoryStorage()) },
+  postgresAdapter(),
 ];
 
 /** Inside a `describe`: opens a fresh store of `adapter` per call and releases all of them after each test. */
 export function useStorage(adapter: StorageAdapter): () => Promise<OpenedStorage> {
   let releases: Array<() => Promise<void>> = [];
+  if (adapter.start && adapter.stop) {
+    beforeAll(() => adapter.start!());
+    afterAll(() => adapter.stop!());
+  }
   afterEach(async () => {
     // Closed before the directory is removed: released in reverse order of registration.
     for (const release of releases.reverse()) await release();
