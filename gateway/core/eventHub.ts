@@ -48,6 +48,11 @@ export class EventHub {
     this.relay = { to: relay, replica, stop };
   }
 
+  /** True when events travel between replicas (then a decision may be for an action waiting on another one). */
+  get relayed(): boolean {
+    return this.relay !== undefined;
+  }
+
   /** Stops relaying (the process is shutting down). */
   disconnect(): void {
     this.relay?.stop();
