@@ -60,6 +60,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
+  if (config.redisUrl) secrets.register('redis-password', () => redisPassword(config.redisUrl!));
   const shared = config.redisUrl ? await openShared(config.redisUrl, log, config.clock ?? systemClock) : undefined;
   const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
   await takeOverProcessGroups(config.dataDir, log);
@@ -108,6 +109,16 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
       await shared?.close();
     },
   };
+}
+
+/** The password in a Redis URL, so no log line or error shows it. */
+function redisPassword(url: string): string[] {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password ? [password] : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Connects to Redis (`--redis`), loading ioredis only then; an unreachable or malformed URL is a usage error. */

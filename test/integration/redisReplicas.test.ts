@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { pubmedReplay } from '../fixtures/providers/pubmedReplay.js';
 import { clinvarReplay } from '../fixtures/providers/clinvarReplay.js';
@@ -6,6 +9,7 @@ import { geoReplay } from '../fixtures/providers/geoReplay.js';
 import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
 import { startReplica, type Replica } from '../fixtures/replicas.js';
 import { openEventStream } from '../fixtures/eventStream.js';
+import { spawnCli } from '../fixtures/cliProcess.js';
 
 /**
  * Two `scigate serve` processes (each on its own embedded data dir) sharing one Redis and one
@@ -115,5 +119,22 @@ describe('two replicas on one Redis', () => {
     await expect.poll(async () => (await a.api('/readyz')).status, { timeout: 60_000, interval: 250 }).toBe(200);
     const again = (await onA.callTool({ name: 'mcp__geo__search', arguments: { query: 'GSE93374[GEO Accession]', maxResults: 4 } })) as any;
     expect(again.isError, JSON.stringify(again.structuredContent)).toBeFalsy();
+  });
+});
+
+describe('scigate serve --redis refuses what it cannot use', () => {
+  it('an unreachable Redis or a URL that is not redis:// stops start-up with exit code 2, naming --redis, the password hidden', async () => {
+    const probe = await startTestRedis();
+    const closedPort = probe.port;
+    await probe.stop();
+    const dataDir = await mkdtemp(join(tmpdir(), 'scigate-redis-usage-'));
+    const unreachable = spawnCli(['serve', '--port', '0', '--data-dir', dataDir, '--redis', `redis://scigate:s3cret-pass@127.0.0.1:${closedPort}`]);
+    expect(await unreachable.exited).toBe(2);
+    expect(unreachable.output()).toMatch(/Cannot reach Redis at redis:\/\/scigate:\*\*\*@127\.0\.0\.1:\d+.*--redis \(SCIGATE_REDIS\)/);
+    expect(unreachable.output()).not.toContain('s3cret-pass');
+    const wrongScheme = spawnCli(['serve', '--port', '0', '--data-dir', dataDir, '--redis', 'http://127.0.0.1:6379']);
+    expect(await wrongScheme.exited).toBe(2);
+    expect(wrongScheme.output()).toMatch(/must start with redis:\/\/ or rediss:\/\//);
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
