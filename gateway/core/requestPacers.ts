@@ -5,8 +5,6 @@ import type { LimiterFactory, SlotLimiter } from './slotLimiter.js';
 /** Waits until the group's next request may go out; rejects with `signal.reason` when it aborts. */
 export type RequestPacer = (signal?: AbortSignal) => Promise<void>;
 
-const NEVER = new AbortController().signal;
-
 /**
  * Request spacing shared by group, on the gateway's clock: every source that spends one provider
  * budget (PubMed, ClinVar and GEO all spend NCBI's) asks for the same group and waits on one
@@ -25,6 +23,7 @@ export function createRequestPacers(clock: Clock, create?: LimiterFactory): (gro
     }
     const shared = limiter;
     // A slot held for no time at all: the limiter's spacing between grants is the pacing.
-    return async (signal) => (await shared.acquire(signal ?? NEVER))();
+    // A signal of its own when none is given: waiters must not pile listeners on one shared signal.
+    return async (signal) => (await shared.acquire(signal ?? new AbortController().signal))();
   };
 }

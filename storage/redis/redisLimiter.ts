@@ -50,6 +50,8 @@ export class RedisLimiter implements SlotLimiter {
   private waiting = 0;
   /** Wakes this process's waiters when any replica releases a slot or leaves the queue. */
   private readonly wakers = new Set<() => void>();
+  /** Counts release messages: a message that arrives while a TAKE is on its way is not lost. */
+  private changes = 0;
   private subscribed = false;
   private renewal: ReturnType<typeof setInterval> | undefined;
 
@@ -86,6 +88,7 @@ export class RedisLimiter implements SlotLimiter {
     if (!this.subscribed) {
       this.subscribed = true;
       this.deps.subscriber.listen(this.channel, () => {
+        this.changes += 1;
         for (const wake of [...this.wakers]) wake();
       });
     }
@@ -108,6 +111,7 @@ export class RedisLimiter implements SlotLimiter {
   /** Asks Redis for the slot until granted: after each "not yet", sleeps until the spacing ends, a release, or POLL_MS. */
   private async waitForSlot(token: string, signal: AbortSignal): Promise<void> {
     for (;;) {
+      const changesBefore = this.changes;
       const [state, waitMs] = await this.run('take', [token, LEASE_MS, this.options.concurrency, this.options.minTimeMs, this.ttlMs()]);
       if (signal.aborted) {
         if (state === 1) void this.run('leave', [token, this.channel]).catch(() => {});
@@ -118,6 +122,8 @@ export class RedisLimiter implements SlotLimiter {
         await this.run('enter', [token, LEASE_MS, this.options.concurrency, -1, this.ttlMs()]);
         continue;
       }
+      // A slot freed after Redis ran the TAKE: ask again now rather than sleep through it.
+      if (this.changes !== changesBefore) continue;
       await this.changeOrTimeout(waitMs > 0 ? Math.min(waitMs, POLL_MS) : POLL_MS, signal);
     }
   }
