@@ -265,8 +265,11 @@ export class PermissionGate {
     if (event.type === 'permission_request.resolved') {
       const waiter = this.pending.claim((event.data as PermissionRequestRecord).id);
       if (!waiter) return;
-      const outcome = await storedOutcome(this.deps.store, waiter.request.id);
-      // Still pending in this replica's store: the decision was for another store's request.
+      // Unclaimed again when the store still says pending (or cannot say): the timeout or a later decision ends it.
+      const outcome = await storedOutcome(this.deps.store, waiter.request.id).catch((error: unknown) => {
+        waiter.claimed = false;
+        throw error;
+      });
       if (outcome) waiter.settle(outcome);
       else waiter.claimed = false;
       return;

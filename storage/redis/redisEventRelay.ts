@@ -15,7 +15,14 @@ export function createRedisEventRelay(client: Redis, subscriber: RedisSubscriber
   let failing = false;
   return {
     send(event) {
-      client.publish(EVENTS_CHANNEL, JSON.stringify(event)).then(
+      let message: string;
+      try {
+        message = JSON.stringify(event);
+      } catch (error) {
+        log.warn({ err: error, type: event.type }, 'an event that is not JSON stays on this replica');
+        return;
+      }
+      client.publish(EVENTS_CHANNEL, message).then(
         () => {
           failing = false;
         },
