@@ -23,7 +23,7 @@ export class ClockLimiter implements SlotLimiter {
     private options: ClockLimiterOptions,
     private readonly clock: Clock,
   ) {
-    checkOptions(options);
+    checkSlotLimiterOptions(options, 'ClockLimiter');
   }
 
   /** True when these are the limits it enforces now. */
@@ -36,7 +36,7 @@ export class ClockLimiter implements SlotLimiter {
    * raised concurrency grants queued calls at once, a lowered one waits for releases.
    */
   reconfigure(options: ClockLimiterOptions): void {
-    checkOptions(options);
+    checkSlotLimiterOptions(options, 'ClockLimiter');
     this.options = { concurrency: options.concurrency, minTimeMs: options.minTimeMs };
     this.pump();
   }
@@ -111,8 +111,4 @@ export class ClockLimiter implements SlotLimiter {
       waiter.grant();
     }
   }
-}
-
-function checkOptions(options: ClockLimiterOptions): void {
-  checkSlotLimiterOptions(options, 'ClockLimiter');
 }
