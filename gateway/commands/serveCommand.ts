@@ -62,10 +62,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const metrics = await createGatewayMetrics();
   if (config.redisUrl) secrets.register('redis-password', () => redisPassword(config.redisUrl!));
   const shared = config.redisUrl ? await openShared(config.redisUrl, log, config.clock ?? systemClock) : undefined;
-  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) }).catch(async (error: unknown) => {
-    await shared?.close();
-    throw error;
-  });
+  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
