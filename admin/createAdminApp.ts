@@ -18,8 +18,8 @@ import { OAUTH_CALLBACK_PATH } from '../gateway/index.js';
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   token: string;
   log: Logger;
-  /** Why the gateway is not ready yet, or undefined when it is. */
-  notReadyReason: () => string | undefined;
+  /** Each dependency /readyz checks (the store, Redis when configured): undefined when it answers, else why not. */
+  readiness: () => Promise<Record<string, string | undefined>>;
   /** Human authorization routes. */
   permissionGate: PermissionGate;
   /** Live updates at /api/events; the clock paces its keep-alive lines. */
@@ -42,9 +42,11 @@ export function createAdminApp(deps: AdminDeps): Router {
     res.json({ ok: true });
   });
   const auth = requireBearer(deps.token);
-  app.get('/readyz', auth, (_req, res) => {
-    const reason = deps.notReadyReason();
-    res.status(reason ? 503 : 200).json(reason ? { ok: false, reason } : { ok: true });
+  app.get('/readyz', auth, async (_req, res) => {
+    const checks = Object.entries(await deps.readiness());
+    const failing = checks.filter(([, reason]) => reason !== undefined).map(([name, reason]) => `${name}: ${reason}`);
+    const body = { ok: failing.length === 0, checks: Object.fromEntries(checks.map(([name, reason]) => [name, reason ?? 'ok'])) };
+    res.status(failing.length > 0 ? 503 : 200).json(failing.length > 0 ? { ...body, reason: failing.join('; ') } : body);
   });
   // The provider sends the browser here without the admin token: the one-use state authenticates it.
   app.get(OAUTH_CALLBACK_PATH, oauthCallbackRoute(deps));

@@ -3,6 +3,7 @@ import { builtinSources, type LazySource, type SourceDeps } from '../sources/ind
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
   Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
+  SharedLiveState,
 } from './core/index.js';
 import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl, nodeHttpGet, type HttpGet } from './artifacts/index.js';
 import type { NativeTool } from './broker/index.js';
@@ -71,6 +72,8 @@ export interface RuntimeOptions {
   nativeTools?: readonly NativeTool[];
   /** paper_extract_pdf's page, byte, heap and time limits (defaults: DEFAULT_EXTRACTION_LIMITS). */
   extractionLimits?: Partial<ExtractionLimits>;
+  /** Limiters, result cache and events shared with the other replicas (`--redis`); default: this process only. */
+  shared?: SharedLiveState;
 }
 
 export interface GatewayRuntime {
@@ -121,6 +124,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   // or call tools, so a stdio client is answered while the built-in sources' code is imported.
   void registry.discoverAll();
   const events = new EventHub();
+  if (options.shared) events.connect(options.shared.relay, options.shared.replica);
   metrics.watchApprovals(events);
   // The admin page lists what discovery found (a custom server's tools after its OAuth login) live.
   registry.onChange(() => events.publish('catalog.changed', null, {}));
@@ -130,7 +134,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log });
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
-  const limiters = new SourceLimiters(options.clock);
+  const limiters = new SourceLimiters(options.clock, options.shared?.limiters);
   metrics.collectLimiters(() => limiters.states());
   const artifactDownloads = await createArtifactDownloads(options, { registry, limiters, permissionGate, events });
   const extraction = createPaperExtractions(options, events);
@@ -139,7 +143,10 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(extraction ? [paperExtractPdfTool(extraction.service)] : []),
     ...(options.nativeTools ?? []),
   ];
-  const broker = createBroker({ ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters, nativeTools });
+  const broker = createBroker({
+    ...options, metrics, registry, permissionGate, connectors: selection, random: Math.random, limiters, nativeTools,
+    ...(options.shared ? { sharedCache: options.shared.cache } : {}),
+  });
   const customServers = new CustomServers({
     ...options, ...options.custom, registry, broker, selection, events, onUpstreamRestart: (id) => metrics.upstreamRestarted(id),
   });
@@ -164,6 +171,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(extraction ? { paperExtractions: extraction.service } : {}),
     ...(options.workspace ? { workspace: options.workspace } : {}),
     close: async () => {
+      events.disconnect();
       await extraction?.workers.close();
       await registry.close();
     },

@@ -1,5 +1,5 @@
 import type { McpToolResult } from '../../catalog/index.js';
-import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger, SecretScrubber } from '../core/index.js';
+import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger, SecretScrubber, SharedCache } from '../core/index.js';
 import type { GatewayMetrics } from '../metrics/index.js';
 import type { PermissionGate } from '../permissions/index.js';
 import type { SourceRegistry } from '../registry/index.js';
@@ -39,6 +39,8 @@ export interface BrokerDeps {
   /** Counts every call's ending (calls, queue wait, cache hits and misses). */
   metrics: GatewayMetrics;
   cache?: CacheOptions;
+  /** The result cache every replica reads (Redis), instead of this process's LRU. */
+  sharedCache?: SharedCache;
   /** The gateway's own tools (artifact_download, …), audited like every call (default none). */
   nativeTools?: readonly NativeTool[];
 }

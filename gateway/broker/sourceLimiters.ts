@@ -1,5 +1,5 @@
 import type { SourceLimits } from '../../catalog/index.js';
-import { ClockLimiter, type Clock } from '../core/index.js';
+import { ClockLimiter, type Clock, type LimiterFactory, type SlotLimiter } from '../core/index.js';
 
 /** What the catalog status shows of a limiter. */
 export interface LimiterState {
@@ -10,23 +10,28 @@ export interface LimiterState {
 
 /**
  * Limiters keyed by source id or by the manifest's shared limit group (the NCBI sources share one
- * budget), created on first use and shared by every Session of this gateway.
+ * budget), created on first use and shared by every Session of this gateway — and, with a
+ * `create` that holds them in Redis, by every replica.
  */
 export class SourceLimiters {
-  private readonly limiters = new Map<string, ClockLimiter>();
+  private readonly limiters = new Map<string, SlotLimiter>();
+  private readonly create: LimiterFactory;
 
-  constructor(private readonly clock: Clock) {}
+  /** `create` makes each key's limiter (default: an in-process ClockLimiter on `clock`). */
+  constructor(clock: Clock, create?: LimiterFactory) {
+    this.create = create ?? ((_key, options) => new ClockLimiter(options, clock));
+  }
 
   /**
    * The limiter for a source; the first source of a group sets the group's limits. A source alone
    * in its limiter whose limits changed (an admin edited a custom server) gets them from this call on.
    */
-  limiterFor(sourceId: string, limits: SourceLimits): ClockLimiter {
+  limiterFor(sourceId: string, limits: SourceLimits): SlotLimiter {
     const key = limits.limitGroup ?? sourceId;
     const options = { concurrency: limits.concurrency, minTimeMs: limits.minTimeMs };
     let limiter = this.limiters.get(key);
     if (!limiter) {
-      limiter = new ClockLimiter(options, this.clock);
+      limiter = this.create(key, options);
       this.limiters.set(key, limiter);
     } else if (limits.limitGroup === undefined && !limiter.hasOptions(options)) {
       limiter.reconfigure(options);
@@ -34,7 +39,7 @@ export class SourceLimiters {
     return limiter;
   }
 
-  /** Running and queued calls of the limiter a source uses, if it has been used. */
+  /** Running and queued calls of this process in the limiter a source uses, if it has been used. */
   stateOf(sourceId: string, limitGroup?: string): LimiterState {
     const key = limitGroup ?? sourceId;
     const limiter = this.limiters.get(key);

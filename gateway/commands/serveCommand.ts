@@ -6,7 +6,7 @@ import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
   LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
-  type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock,
+  type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, UsageError, systemClock,
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
 import { openConfiguredStore, storeFlag } from './storeWiring.js';
@@ -44,6 +44,8 @@ export interface ServeConfig {
   downloadMirrors?: Record<string, string>;
   /** paper_extract_pdf's limits (`--extraction-limits`). */
   extractionLimits?: Partial<ExtractionLimits>;
+  /** Share limiters, the result cache and events with other replicas through this Redis (`--redis`). */
+  redisUrl?: string;
 }
 
 export interface RunningGateway {
@@ -61,12 +63,14 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
+  if (config.redisUrl) secrets.register('redis-password', () => redisPassword(config.redisUrl!));
+  const shared = config.redisUrl ? await openShared(config.redisUrl, log, config.clock ?? systemClock) : undefined;
   const storage = await openConfiguredStore({ store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
   const urlPolicy = { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening };
-  const runtime = await createRuntime(config, storage, { secrets, urlPolicy, metrics });
+  const runtime = await createRuntime({ ...config, ...(shared ? { shared } : {}) }, storage, { secrets, urlPolicy, metrics });
   // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
   await runtime.registry.settled();
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });
@@ -83,11 +87,12 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   }
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
   app.get('/metrics', requireBearer(tokenFile.token), metricsRoute(metrics));
-  app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log));
+  app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log, shared));
   const server = createServer(app);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     await runtime.close();
     await storage.close();
+    await shared?.close();
     throw error;
   });
   const port = (server.address() as { port: number }).port;
@@ -104,8 +109,29 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
       server.close();
       await runtime.close();
       await storage.close();
+      await shared?.close();
     },
   };
+}
+
+/** The password in a Redis URL, so no log line or error shows it. */
+function redisPassword(url: string): string[] {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password ? [password] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Connects to Redis (`--redis`), loading ioredis only then; an unreachable or malformed URL is a usage error. */
+async function openShared(url: string, log: Logger, clock: Clock) {
+  const { openRedisLiveState } = await import('../../storage/redis/index.js');
+  try {
+    return await openRedisLiveState({ url, log, clock });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}`);
+  }
 }
 
 /** The addresses a listener bound to `host` answers on (every interface's for 0.0.0.0 / ::). */
@@ -132,6 +158,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     allowPrivateUrls: flags.allowPrivateUrls === true,
     downloadMirrors: downloadMirrorsFlag(flags),
     extractionLimits: extractionLimitsFlag(flags),
+    ...(typeof flags.redis === 'string' ? { redisUrl: flags.redis } : {}),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

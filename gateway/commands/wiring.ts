@@ -10,9 +10,10 @@ import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/
 import { FileWorkspace, ProcessGroupFiles, type OpenedStore } from '../../storage/index.js';
 import {
   DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
-  scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger,
+  scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type SharedLiveState,
   type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
 } from '../index.js';
+import { readinessChecks } from './readiness.js';
 import { VERSION } from './version.js';
 
 export type Env = Record<string, string | undefined>;
@@ -37,6 +38,8 @@ export interface RuntimeConfig {
   downloadMirrors?: Record<string, string>;
   /** paper_extract_pdf's limits (`--extraction-limits`); unset fields keep their defaults. */
   extractionLimits?: Partial<ExtractionLimits>;
+  /** Limiters, request pacing, result cache and events shared with other replicas (`--redis`). */
+  shared?: SharedLiveState;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -89,8 +92,9 @@ export async function createRuntime(
   { secrets, urlPolicy, metrics }: { secrets: SecretScrubber; urlPolicy: CustomUrlPolicy; metrics?: RuntimeOptions['metrics'] },
 ) {
   const clock = config.clock ?? systemClock;
-  // One pacer set for all in-process sources: the NCBI ones share their provider's request budget.
-  const pacer = createRequestPacers(clock);
+  // One pacer set for all in-process sources: the NCBI ones share their provider's request budget
+  // (with --redis, every replica's sources share it).
+  const pacer = createRequestPacers(clock, config.shared?.pacers);
   return createGatewayRuntime({
     ...storage,
     metrics,
@@ -110,6 +114,7 @@ export async function createRuntime(
     ...(config.dataDir ? { workspace: new FileWorkspace(config.dataDir) } : {}),
     downloads: { ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
     ...(config.extractionLimits ? { extractionLimits: config.extractionLimits } : {}),
+    ...(config.shared ? { shared: config.shared } : {}),
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
@@ -123,10 +128,10 @@ export async function createRuntime(
  * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
  * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
  */
-export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: string, log: Logger) {
+export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: string, log: Logger, shared?: SharedLiveState) {
   const { createAdminApp } = await import('../../admin/index.js');
   return createAdminApp({
-    ...storage, registry: runtime.registry, broker: runtime.broker, token, log, notReadyReason: () => undefined,
+    ...storage, registry: runtime.registry, broker: runtime.broker, token, log, readiness: readinessChecks(storage, shared),
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
     customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
     ...(runtime.artifactDownloads ? { artifactDownloads: runtime.artifactDownloads } : {}),

@@ -1,11 +1,7 @@
 import type { Clock } from './clock.js';
+import { QueueFull, checkSlotLimiterOptions, type AcquireOptions, type SlotLimiter, type SlotLimiterOptions } from './slotLimiter.js';
 
-export interface ClockLimiterOptions {
-  /** Most slots held at once. */
-  concurrency: number;
-  /** Least time between two slot grants, in ms (a provider's request spacing). */
-  minTimeMs: number;
-}
+export type ClockLimiterOptions = SlotLimiterOptions;
 
 interface Waiter {
   grant: () => void;
@@ -17,7 +13,7 @@ interface Waiter {
  * the queue length is exactly the calls still waiting. Bottleneck does the same over Redis for
  * several replicas; one process needs only this, and its waits are testable with a fake clock.
  */
-export class ClockLimiter {
+export class ClockLimiter implements SlotLimiter {
   private readonly queue: Waiter[] = [];
   private running = 0;
   private nextGrantAt = Number.NEGATIVE_INFINITY;
@@ -27,7 +23,7 @@ export class ClockLimiter {
     private options: ClockLimiterOptions,
     private readonly clock: Clock,
   ) {
-    checkOptions(options);
+    checkSlotLimiterOptions(options, 'ClockLimiter');
   }
 
   /** True when these are the limits it enforces now. */
@@ -40,7 +36,7 @@ export class ClockLimiter {
    * raised concurrency grants queued calls at once, a lowered one waits for releases.
    */
   reconfigure(options: ClockLimiterOptions): void {
-    checkOptions(options);
+    checkSlotLimiterOptions(options, 'ClockLimiter');
     this.options = { concurrency: options.concurrency, minTimeMs: options.minTimeMs };
     this.pump();
   }
@@ -62,10 +58,14 @@ export class ClockLimiter {
 
   /**
    * Waits for a slot and resolves with its release function (call it exactly once). Rejects with
-   * `signal.reason` when the signal aborts first; the caller decides what that means.
+   * `signal.reason` when the signal aborts first (the caller decides what that means), and with
+   * QueueFull when `queueDepth` callers wait already and no slot is idle.
    */
-  acquire(signal: AbortSignal): Promise<() => void> {
+  acquire(signal: AbortSignal, options: AcquireOptions = {}): Promise<() => void> {
     if (signal.aborted) return Promise.reject(signal.reason);
+    if (options.queueDepth !== undefined && this.queue.length >= options.queueDepth && !this.hasIdleSlot) {
+      return Promise.reject(new QueueFull(this.queue.length));
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {
@@ -111,9 +111,4 @@ export class ClockLimiter {
       waiter.grant();
     }
   }
-}
-
-function checkOptions(options: ClockLimiterOptions): void {
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error('ClockLimiter: concurrency must be a positive integer');
-  if (!(options.minTimeMs >= 0)) throw new Error('ClockLimiter: minTimeMs must be 0 or more');
 }

@@ -120,6 +120,8 @@ class Metrics implements PrometheusMetrics {
   }
 
   private onEvent(event: GatewayEvent): void {
+    // Another replica counts its own approvals; counting them here too would double them.
+    if (event.replica) return;
     const request = event.data as PermissionRequestRecord | undefined;
     if (!request) return;
     if (event.type === 'permission_request.created') this.pending.add(request.id);

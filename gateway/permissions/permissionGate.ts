@@ -1,5 +1,5 @@
 import {
-  GatewayError, cancelledBy, requireSession, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type Logger,
+  GatewayError, cancelledBy, requireSession, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
   type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
   type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
   type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
@@ -8,6 +8,7 @@ import type { ClientApprover } from './clientApproval.js';
 import type { DangerousAction } from './dangerousActions.js';
 import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
+import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
 
 /** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
@@ -70,6 +71,10 @@ export class PermissionGate {
     if (!Number.isInteger(this.approvalTimeoutMs) || this.approvalTimeoutMs < 1) {
       throw new Error('createPermissionGate: approvalTimeoutMs must be a positive integer (milliseconds)');
     }
+    deps.events.subscribe((event) => {
+      if (!event.replica) return;
+      this.followReplica(event).catch((error: unknown) => deps.log.warn({ err: error, type: event.type }, 'could not apply another replica\'s permission event'));
+    });
   }
 
   /** Resolves with an allowing or denying authorization; rejects with `permission_expired` or `cancelled`. */
@@ -104,12 +109,9 @@ export class PermissionGate {
       });
     }
     const waiter = request.status === 'pending' ? this.pending.claim(requestId) : undefined;
-    if (!waiter) {
-      const how = request.resolvedVia ? ` via ${request.resolvedVia}` : '';
-      throw new GatewayError('conflict', `Permission request ${request.id} was already decided (${request.status}${how}).`, {
-        details: { epoch, status: request.status },
-      });
-    }
+    // Pending but not waiting here: with replicas, its action waits on another one (or is ending here).
+    if (!waiter && request.status === 'pending' && this.deps.events.relayed) return this.decideForReplica(request, decision, options.via, epoch);
+    if (!waiter) throw alreadyDecided(request, epoch);
     // Claimed in the same tick as the decided request: all matching actions are released together.
     const others = decision === 'allow_matching' ? this.pending.claimWhere((r) => sameAction(r, request)) : [];
     if (decision === 'allow_matching') this.releases += 1;
@@ -234,14 +236,73 @@ export class PermissionGate {
     return [waiter, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization), { authorization }];
   }
 
+  /**
+   * A decision for an action that waits on another replica: written to the shared store first (a
+   * conditional update, so a decision made meanwhile elsewhere wins and this one is a 409), then
+   * announced; the waiting replica wakes on the event and re-reads the store.
+   */
+  private async decideForReplica(request: PermissionRequestRecord, decision: PermissionDecision, via: PermissionChannel, epoch: number) {
+    const grant = decision === 'allow_matching' ? this.newGrant(request, epoch) : undefined;
+    const allowed = decision !== 'deny';
+    const authorization = newAuthorization({
+      id: this.deps.newId('pauth'), subject: request, requestId: request.id, epoch, basis: decision, via, allowed, at: this.nowIso(), ...(grant ? { grantId: grant.id } : {}),
+    });
+    const won = await this.deps.store.resolveRequest(request.id, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization));
+    if (!won) throw alreadyDecided((await this.deps.store.getRequest(request.id))!, epoch);
+    await this.deps.store.addAuthorization(authorization);
+    if (grant) await this.deps.store.addGrant(grant);
+    const stored = (await this.deps.store.getRequest(request.id))!;
+    this.deps.events.publish('permission_request.resolved', request.sessionId, stored);
+    if (grant) {
+      this.deps.events.publish('grant.created', request.sessionId, grant);
+      await this.release({ matches: (r) => sameAction(r, request), basis: 'grant', via: 'grant', epoch, grantId: grant.id });
+    }
+    return stored;
+  }
+
+  /** Another replica's event: a decision for an action waiting here, a Grant, or a switch to always_allow. */
+  private async followReplica(event: GatewayEvent): Promise<void> {
+    if (event.type === 'permission_request.resolved') {
+      const waiter = this.pending.claim((event.data as PermissionRequestRecord).id);
+      if (!waiter) return;
+      // Unclaimed again when the store still says pending (or cannot say): the timeout or a later decision ends it.
+      const outcome = await storedOutcome(this.deps.store, waiter.request.id).catch((error: unknown) => {
+        waiter.claimed = false;
+        throw error;
+      });
+      if (outcome) waiter.settle(outcome);
+      else waiter.claimed = false;
+      return;
+    }
+    const release = releaseFor(event);
+    if (release) await this.release(release);
+  }
+
+  /** Authorizes every waiting action here that `release` matches, as a Grant or a mode switch does. */
+  private async release(release: NonNullable<ReturnType<typeof releaseFor>>): Promise<void> {
+    const waiters = this.pending.claimWhere(release.matches);
+    this.releases += 1;
+    const resolved: Resolved[] = [];
+    for (const waiter of waiters) {
+      const authorization = await this.appendAuthorization({
+        subject: waiter.request, requestId: waiter.request.id, epoch: release.epoch, basis: release.basis, via: release.via,
+        ...(release.grantId ? { grantId: release.grantId } : {}),
+      });
+      resolved.push([waiter, this.resolution('allowed', release.basis, release.via, authorization), { authorization }]);
+    }
+    await this.finishAll(resolved);
+  }
+
+  private newGrant(request: PermissionRequestRecord, epoch: number): PermissionGrantRecord {
+    const { sessionId, action, resource, id: requestId } = request;
+    return { id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null };
+  }
+
   /** One Grant, then one authorization per released action: the decided one and every matching one. */
   private async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<Resolved[]> {
-    const { sessionId, action, resource, id: requestId } = first.request;
-    const grant: PermissionGrantRecord = {
-      id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null,
-    };
+    const grant = this.newGrant(first.request, epoch);
     await this.deps.store.addGrant(grant);
-    this.deps.events.publish('grant.created', sessionId, grant);
+    this.deps.events.publish('grant.created', first.request.sessionId, grant);
     const resolved: Resolved[] = [];
     for (const waiter of [first, ...others]) {
       const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
@@ -253,14 +314,23 @@ export class PermissionGate {
     return resolved;
   }
 
-  /** Persists every resolution first, then releases all the waiting actions together. */
+  /**
+   * Persists every resolution first, then releases all the waiting actions together. A resolution
+   * the store refuses was beaten by another replica's decision: that waiter gets what the store says.
+   */
   private async finishAll(resolved: Resolved[]): Promise<void> {
-    await Promise.all(resolved.map(([waiter, resolution]) => this.deps.store.resolveRequest(waiter.request.id, resolution)));
+    const won = await Promise.all(resolved.map(([waiter, resolution]) => this.deps.store.resolveRequest(waiter.request.id, resolution)));
     const stored = await Promise.all(resolved.map(([waiter]) => this.deps.store.getRequest(waiter.request.id)));
+    const lost: Waiter[] = [];
     resolved.forEach(([waiter, , outcome], i) => {
+      if (!won[i]) return void lost.push(waiter);
       this.deps.events.publish('permission_request.resolved', waiter.request.sessionId, stored[i]);
       waiter.settle(outcome);
     });
+    for (const waiter of lost) {
+      const outcome = await storedOutcome(this.deps.store, waiter.request.id);
+      waiter.settle(outcome ?? { error: new GatewayError('conflict', `Permission request ${waiter.request.id} could not be resolved; call the tool again.`) });
+    }
   }
 
   private resolution(

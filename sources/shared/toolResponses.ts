@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolResult } from '../../catalog/index.js';
+import { isErrorCode, type McpToolResult } from '../../catalog/index.js';
 import { ProviderError, boundProviderText } from './providerError.js';
 
 /** A successful source result: structured content plus the same JSON as text for text-only clients. */
@@ -15,7 +15,7 @@ export function errorResult(error: unknown): CallToolResult {
   const provider =
     error instanceof ProviderError
       ? error
-      : new ProviderError('upstream_error', `The source failed unexpectedly: ${boundProviderText(String(error))}`);
+      : (codedError(error) ?? new ProviderError('upstream_error', `The source failed unexpectedly: ${boundProviderText(String(error))}`));
   const wire = {
     code: provider.code,
     message: provider.message,
@@ -27,6 +27,17 @@ export function errorResult(error: unknown): CallToolResult {
     content: [{ type: 'text', text: `${wire.code}: ${wire.message}` }],
     structuredContent: { error: wire },
   };
+}
+
+/**
+ * An error that already carries a wire code keeps it: the gateway's shared request pacing
+ * (`SourceDeps.pacer`, held in Redis with several replicas) refuses with `storage_unavailable`,
+ * retryable, when Redis does not answer; the source did not fail.
+ */
+function codedError(error: unknown): ProviderError | undefined {
+  const coded = error as { code?: unknown; retryable?: unknown; message?: unknown } | null;
+  if (!(error instanceof Error) || !isErrorCode(coded?.code) || typeof coded?.retryable !== 'boolean') return undefined;
+  return new ProviderError(coded.code, boundProviderText(error.message), { retryable: coded.retryable });
 }
 
 /** Runs a tool body, turning any failure into an error result (a source never throws at its client). */

@@ -1,11 +1,15 @@
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../../core/index.js';
+import type { Clock, SharedCache } from '../../core/index.js';
+import { sharedOutcomes } from '../sharedOutcomes.js';
 import type { Stage, ToolOutcome } from '../toolCall.js';
 
 export interface CacheOptions {
   /** Most entries kept (default 1000). */
   maxEntries?: number;
-  /** Most bytes kept, counting each result's JSON size (default 50,000,000). */
+  /**
+   * Most bytes kept, counting each result's JSON size (default 50,000,000). With a shared cache,
+   * the largest entry stored (default 1,000,000: one big value would stall Redis for every replica).
+   */
   maxBytes?: number;
 }
 
@@ -13,6 +17,16 @@ export interface CacheDeps {
   /** Entries expire on this clock (tests move it to see a TTL end). */
   clock: Clock;
   cache?: CacheOptions;
+  /**
+   * A cache every replica reads (Redis) instead of this process's LRU. Entries over
+   * `cache.maxBytes` are not stored; the TTLs and Redis's maxmemory policy bound the rest.
+   */
+  sharedCache?: SharedCache;
+}
+
+interface OutcomeCache {
+  get(key: string): ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
+  set(key: string, outcome: ToolOutcome, ttlMs: number): void | Promise<void>;
 }
 
 /**
@@ -22,22 +36,15 @@ export interface CacheDeps {
  */
 export function withCache(deps: CacheDeps): Stage {
   const maxEntries = deps.cache?.maxEntries ?? 1000;
-  const maxBytes = deps.cache?.maxBytes ?? 50_000_000;
+  const maxBytes = deps.cache?.maxBytes ?? (deps.sharedCache ? 1_000_000 : 50_000_000);
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error('withCache: cache.maxEntries must be a positive integer');
   if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new Error('withCache: cache.maxBytes must be a positive integer');
-  const cache = new LRUCache<string, ToolOutcome>({
-    max: maxEntries,
-    maxSize: maxBytes,
-    sizeCalculation: (outcome) => Math.max(1, outcome.sizeBytes ?? 0),
-    perf: { now: () => deps.clock.now() },
-    // Read the clock at every check: lru-cache otherwise reuses a reading for 1 ms of real time.
-    ttlResolution: 0,
-  });
+  const cache: OutcomeCache = deps.sharedCache ? sharedOutcomes(deps.sharedCache) : localCache(deps.clock, maxEntries, maxBytes);
   return (next) => async (call) => {
     const { tool } = call;
     if (!tool.idempotent || tool.envelope !== 'scientific' || tool.cacheTtlMs <= 0) return next(call);
     const key = `${tool.sourceId}\n${tool.toolId}\n${call.canonicalArguments}`;
-    const hit = cache.get(key);
+    const hit = await cache.get(key);
     if (hit) {
       call.trail.cacheHit();
       call.trail.sized(hit.sizeBytes ?? 0);
@@ -45,7 +52,20 @@ export function withCache(deps: CacheDeps): Stage {
     }
     call.trail.cacheMissed();
     const outcome = await next(call);
-    if ((outcome.sizeBytes ?? 0) <= maxBytes) cache.set(key, outcome, { ttl: tool.cacheTtlMs });
+    if ((outcome.sizeBytes ?? 0) <= maxBytes) await cache.set(key, outcome, tool.cacheTtlMs);
     return outcome;
   };
+}
+
+/** This process's LRU, bounded by entries and by the results' JSON bytes, expiring on the injected clock. */
+function localCache(clock: Clock, maxEntries: number, maxBytes: number): OutcomeCache {
+  const lru = new LRUCache<string, ToolOutcome>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    sizeCalculation: (outcome) => Math.max(1, outcome.sizeBytes ?? 0),
+    perf: { now: () => clock.now() },
+    // Read the clock at every check: lru-cache otherwise reuses a reading for 1 ms of real time.
+    ttlResolution: 0,
+  });
+  return { get: (key) => lru.get(key), set: (key, outcome, ttlMs) => void lru.set(key, outcome, { ttl: ttlMs }) };
 }

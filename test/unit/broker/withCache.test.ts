@@ -1,6 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withCache, type Handler, type ResolvedCall } from '../../../gateway/broker/index.js';
+import type { SharedCache } from '../../../gateway/core/index.js';
 import { FakeClock, arxivResult, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
+
+/** A shared cache in a Map (what Redis holds for every replica), recording each TTL it was given. */
+function mapCache(): SharedCache & { entries: Map<string, string>; ttls: number[] } {
+  const entries = new Map<string, string>();
+  const ttls: number[] = [];
+  return {
+    entries,
+    ttls,
+    get: async (key) => entries.get(key),
+    set: async (key, value, ttlMs) => void (entries.set(key, value), ttls.push(ttlMs)),
+  };
+}
 
 /** An upstream that answers each call with a fresh result of `sizeBytes`, counting calls. */
 function upstream(sizeBytes = 100): Handler & { mock: { calls: unknown[] } } {
@@ -55,6 +68,31 @@ describe('withCache', () => {
     await stage(query('b', { tool: { ...searchTool, idempotent: false } }));
     await stage(query('b', { tool: { ...searchTool, idempotent: false } }));
     expect(next).toHaveBeenCalledTimes(4);
+  });
+
+  it('with a shared cache, a result one replica stored is a hit for another, with the tool TTL', async () => {
+    const shared = mapCache();
+    const onA = withCache({ clock: new FakeClock(), sharedCache: shared })(upstream(77));
+    const nextOnB = upstream();
+    const onB = withCache({ clock: new FakeClock(), sharedCache: shared })(nextOnB);
+    const first = await onA(query('a'));
+    expect(shared.ttls).toEqual([searchTool.cacheTtlMs]);
+    const onBCall = query('a');
+    const hit = await onB(onBCall);
+    expect(nextOnB).not.toHaveBeenCalled();
+    expect(hit).toEqual({ raw: first.raw, result: first.result, sizeBytes: 77 });
+    expect(onBCall.trail.facts()).toMatchObject({ cacheHit: true, sizeBytes: 77 });
+  });
+
+  it('with a shared cache, stores no entry over maxBytes, and a cache that cannot answer is a miss', async () => {
+    const shared = mapCache();
+    const next = upstream(2_000_000);
+    await withCache({ clock: new FakeClock(), sharedCache: shared })(next)(query('big'));
+    expect(shared.entries.size).toBe(0);
+    const broken: SharedCache = { get: async () => 'not json {', set: async () => {} };
+    const nextAfter = upstream();
+    await withCache({ clock: new FakeClock(), sharedCache: broken })(nextAfter)(query('a'));
+    expect(nextAfter).toHaveBeenCalledOnce();
   });
 
   it('refuses a bad option by name', () => {

@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SourceLimiters, withLimit } from '../../../gateway/broker/index.js';
+import { GatewayError, QueueFull, type SlotLimiter } from '../../../gateway/core/index.js';
+import { FakeClock, arxivResult, newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
+
+/** A limiter whose acquire does what `acquire` says (a shared limiter's answers, without Redis). */
+function limiterThat(acquire: SlotLimiter['acquire']): SlotLimiter {
+  return { acquire, hasOptions: () => true, reconfigure: () => {}, runningCount: 0, queuedCount: 0 };
+}
+
+function stageOver(limiter: SlotLimiter) {
+  const clock = new FakeClock();
+  const next = vi.fn(async () => ({ raw: rawOf(arxivResult()), result: arxivResult(), sizeBytes: 10 }));
+  const stage = withLimit({ limiters: new SourceLimiters(clock, () => limiter), clock })(next);
+  return { stage, next };
+}
+
+describe('withLimit over a limiter shared by replicas', () => {
+  it('passes the result through once a slot is granted, asking with the manifest queue depth, and releases it', async () => {
+    const release = vi.fn();
+    const acquire = vi.fn(async () => release);
+    const { stage, next } = stageOver(limiterThat(acquire));
+    const call = newResolvedCall();
+    expect((await stage(call)).sizeBytes).toBe(10);
+    expect(acquire).toHaveBeenCalledWith(expect.any(AbortSignal), { queueDepth: call.manifest.limits.queueDepth });
+    expect(next).toHaveBeenCalledOnce();
+    expect(release).toHaveBeenCalledOnce();
+  });
+
+  it('a full queue (every replica counted) is queue_full, retryable, and the upstream is not called', async () => {
+    const { stage, next } = stageOver(limiterThat(async () => Promise.reject(new QueueFull(8))));
+    const error = (await stage(newResolvedCall()).catch((e: unknown) => e)) as GatewayError;
+    expect(error).toMatchObject({ code: 'queue_full', retryable: true });
+    expect(error.message).toMatch(/has 8 calls queued already/);
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it("the shared engine's own error (Redis not answering) reaches the caller as it is, not as queue_timeout", async () => {
+    const down = new GatewayError('storage_unavailable', 'Redis did not answer for the limit:arxiv limiter; try again shortly.', { retryable: true });
+    const { stage, next } = stageOver(limiterThat(async () => Promise.reject(down)));
+    expect(await stage(newResolvedCall()).catch((e: unknown) => e)).toBe(down);
+    expect(next).not.toHaveBeenCalled();
+  });
+});
