@@ -1,16 +1,26 @@
-/** Child process: the gateway under measurement. Reports its CPU time and RSS to the parent over IPC. */
-import { mkdtemp } from 'node:fs/promises';
+/**
+ * Child process: the gateway under measurement, in front of the stdio echo server twice — as a
+ * custom server (concurrency raised to 16) and as the `bench` source (whose `echo_cached` tool has
+ * a cache TTL). Reports its CPU time and RSS to the parent over IPC.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startGateway } from '../gateway/commands/serveCommand.js';
-import { silentLogger } from '../gateway/core/index.js';
+import pino from 'pino';
+import type { Logger } from '../gateway/core/index.js';
 import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';
 
-// A third argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store.
-const [echoUrl, arxivBaseUrl, store] = process.argv.slice(2);
+// A second argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store.
+const [arxivBaseUrl, store] = process.argv.slice(2);
+const echoStdio = { command: process.execPath, args: [fileURLToPath(new URL('./echoStdio.js', import.meta.url))] };
 const dataDir = await mkdtemp(join(tmpdir(), 'scigate-bench-'));
+// Logging as `scigate serve` does it (pino at the default level, info), into a file of the data directory.
+const log = pino({ level: 'info', base: { app: 'scigate' } }, pino.destination(join(dataDir, 'gateway.log'))) as unknown as Logger;
 const gateway = await startGateway({
   host: '127.0.0.1',
   port: 0,
@@ -20,12 +30,42 @@ const gateway = await startGateway({
   toolPrefix: 'mcp',
   allowedHosts: [],
   sourceLimits: Object.fromEntries(builtinSources.map((s) => [s.manifest.id, { minTimeMs: 0, concurrency: 16, queueDepth: 256 }])),
-  extraSources: [{ manifest: benchManifest, target: { kind: 'http', url: echoUrl! } }],
+  extraSources: [{ manifest: benchManifest, target: { kind: 'stdio', ...echoStdio } }],
   env: { SCIGATE_ARXIV_BASE_URL: arxivBaseUrl! },
-  log: silentLogger,
+  log,
 });
 
-process.on('message', (message: { type: string }) => {
+/** The custom server an admin would add: the same echo program, its concurrency raised to 16. */
+async function addCustomEcho(): Promise<string> {
+  const response = await fetch(`${gateway.url}/api/mcp/servers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench echo', transport: 'stdio', ...echoStdio, enabled: true, limits: { concurrency: 16, queueDepth: 256, queueTimeoutMs: 60_000 } }),
+  });
+  const { server } = (await response.json()) as { server?: { tools: Array<{ name: string; upstreamName: string }> } };
+  const tool = server?.tools.find((t) => t.upstreamName === 'echo');
+  if (!tool) throw new Error(`the custom echo server was not added (HTTP ${response.status})`);
+  return tool.name;
+}
+const customTool = await addCustomEcho();
+
+/** A CPU profile of just the calls between `profile-start` and `profile-stop` (start-up and discovery left out). */
+const inspector = new Session();
+async function profile(message: { type: string; path?: string }): Promise<void> {
+  if (message.type === 'profile-start') {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+  } else {
+    const { profile } = await inspector.post('Profiler.stop');
+    await writeFile(message.path!, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+  process.send!({ type: message.type });
+}
+
+process.on('message', (message: { type: string; path?: string }) => {
+  if (message.type === 'profile-start' || message.type === 'profile-stop') void profile(message);
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
     process.send!({ type: 'stats', cpu: process.cpuUsage(), rss: process.memoryUsage().rss, memory: process.memoryUsage() });
@@ -33,4 +73,4 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'snapshot') process.send!({ type: 'snapshot', path: writeHeapSnapshot() });
   if (message.type === 'stop') void gateway.stop().then(() => process.exit(0));
 });
-process.send!({ type: 'ready', mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir });
+process.send!({ type: 'ready', url: gateway.url, mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir, customTool });

@@ -49,7 +49,8 @@ function echoResult(toolId: string, text: string): McpToolResult {
   };
 }
 
-function createEchoMcpServer(): McpServer {
+/** The echo MCP server itself; every path of the benchmark reaches one of these. */
+export function createEchoMcpServer(): McpServer {
   const server = new McpServer({ name: 'bench-echo', version: '1.0.0' });
   for (const toolId of ['echo', 'echo_cached']) {
     server.registerTool(toolId, { description: 'Echo', inputSchema: { text: z.string().max(200) } }, async ({ text }) => {

@@ -14,6 +14,24 @@ export interface LoadJob {
   calls: number;
   concurrency: number;
   warmup: number;
+  /** Through scigate: the admin API that sets this client's Session to always_allow before the first call. */
+  allowAll?: { apiUrl: string; token: string };
+}
+
+/** Finds this client's Session by its unique client name and lets its dangerous calls run without a human. */
+async function allowAll(admin: { apiUrl: string; token: string }, clientName: string): Promise<void> {
+  const headers = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { sessions } = (await (await fetch(`${admin.apiUrl}/sessions`, { headers })).json()) as { sessions: Array<{ id: string; clientName: string | null }> };
+    const session = sessions.find((s) => s.clientName === clientName);
+    if (session) {
+      const patched = await fetch(`${admin.apiUrl}/sessions/${session.id}`, { method: 'PATCH', headers, body: JSON.stringify({ approvalMode: 'always_allow' }) });
+      if (!patched.ok) throw new Error(`could not set always_allow: HTTP ${patched.status}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no Session for ${clientName} after 60 s`);
 }
 
 function transportFor(job: LoadJob): Transport {
@@ -26,9 +44,10 @@ function transportFor(job: LoadJob): Transport {
 }
 
 async function run(job: LoadJob): Promise<{ latenciesMs: number[]; wallMs: number; errors: number }> {
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(transportFor(job));
   const tag = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const client = new Client({ name: `bench-${tag}`, version: '1.0.0' });
+  await client.connect(transportFor(job));
+  if (job.allowAll) await allowAll(job.allowAll, `bench-${tag}`);
   const argsFor = (i: number) => ({ [job.argName]: job.args === 'same' ? 'same' : `${tag}-${i}` });
   for (let i = 0; i < job.warmup; i++) await client.callTool({ name: job.tool, arguments: argsFor(-1 - i) });
   const latenciesMs: number[] = [];

@@ -9,15 +9,15 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from '../test/fixtures/postgres.js';
-import { startEchoServer } from './echoServer.js';
 import { loadParallel } from './loadRunner.js';
 import { median, percentile, round } from './stats.js';
 
 const ROUNDS = 3;
 const TITLE = '## Store: embedded vs PostgreSQL';
 
-async function startBenchGateway(echoUrl: string, store?: string): Promise<{ child: ChildProcess; target: { kind: 'http'; url: string; token: string } }> {
-  const args = [echoUrl, 'http://127.0.0.1:9/api', ...(store ? [store] : [])];
+/** A bench gateway (bench/benchGateway.ts: the stdio echo server as the `bench` source), on `store` when given. */
+async function startBenchGateway(store?: string): Promise<{ child: ChildProcess; target: { kind: 'http'; url: string; token: string } }> {
+  const args = ['http://127.0.0.1:9/api', ...(store ? [store] : [])];
   const child = fork(fileURLToPath(new URL('./benchGateway.js', import.meta.url)), args, { stdio: 'inherit' });
   const ready = await new Promise<{ mcpUrl: string; token: string }>((resolve) => child.once('message', resolve as never));
   return { child, target: { kind: 'http', url: ready.mcpUrl, token: ready.token } };
@@ -34,9 +34,8 @@ async function main() {
   const loadBefore = loadavg()[0]!;
   const postgres = await startPostgres({ durable: true });
   const version = await postgresVersion(postgres);
-  const echo = await startEchoServer();
-  const embedded = await startBenchGateway(echo.url);
-  const onPostgres = await startBenchGateway(echo.url, postgres.url());
+  const embedded = await startBenchGateway();
+  const onPostgres = await startBenchGateway(postgres.url());
   const results: Record<'embedded' | 'postgres', Array<Awaited<ReturnType<typeof measure>>>> = { embedded: [], postgres: [] };
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -46,7 +45,6 @@ async function main() {
     }
   } finally {
     for (const gateway of [embedded, onPostgres]) gateway.child.send({ type: 'stop' });
-    echo.server.close();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await postgres.stop();
   }
@@ -56,7 +54,7 @@ async function main() {
 ${TITLE}
 
 Made by \`node dist/bench/storeBench.js\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${round(loadBefore, 1)} (1 min) at the start, shared with other work.
-Two gateway processes side by side, the same echo upstream, alternating rounds (medians of ${ROUNDS}); PostgreSQL ${version} on
+Two gateway processes side by side, each in front of its own copy of the same stdio echo server, alternating rounds (medians of ${ROUNDS}); PostgreSQL ${version} on
 loopback in a temp dir with durable commits (fsync on, \`synchronous_commit\` on). Governed calls, cache off, audit on; latencies in ms.
 
 | store | p50 (one at a time) | p95 | calls/s (2 clients × 8) |

@@ -82,7 +82,7 @@ export class CallDeadline {
         await this.clock.sleep(leftMs, wake).catch(() => {});
       }
     })();
-    return { signal: controller.signal, dispose: () => stop.abort() };
+    return { signal: controller.signal, dispose: () => stop.abort(TIMER_DISPOSED) };
   }
 
   private flip(): void {
@@ -91,6 +91,9 @@ export class CallDeadline {
     previous.abort();
   }
 }
+
+/** Why a disposed timer's sleep ends: one shared reason, so the sleep does not build an error (and stack) per call. */
+const TIMER_DISPOSED = new GatewayError('cancelled', 'The deadline timer was disposed.');
 
 function abortOf(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();

@@ -57,6 +57,19 @@ export class ClockLimiter implements SlotLimiter {
   }
 
   /**
+   * A slot now, without queueing, when one is free and the spacing allows it; otherwise undefined
+   * (then `acquire` waits in line). The common case of an idle source costs no promise or timer.
+   */
+  tryAcquire(): (() => void) | undefined {
+    if (this.spacing || this.queue.length > 0 || this.running >= this.options.concurrency) return undefined;
+    const now = this.clock.now();
+    if (this.nextGrantAt > now) return undefined;
+    this.running += 1;
+    this.nextGrantAt = now + this.options.minTimeMs;
+    return this.releaser();
+  }
+
+  /**
    * Waits for a slot and resolves with its release function (call it exactly once). Rejects with
    * `signal.reason` when the signal aborts first (the caller decides what that means), and with
    * QueueFull when `queueDepth` callers wait already and no slot is idle.

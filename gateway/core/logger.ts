@@ -5,6 +5,8 @@ export interface Logger {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
   child(bindings: Record<string, unknown>): Logger;
+  /** pino's: false when lines of this level are dropped, so a wrapper can skip building them. */
+  isLevelEnabled?(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
 }
 
 /** A logger that drops everything. */

@@ -7,13 +7,18 @@ import type { SecretScrubber } from './secretScrubber.js';
  * created, so no call site has to remember it; children inherit it.
  */
 export function scrubbingLogger(log: Logger, secrets: SecretScrubber): Logger {
-  const level = (write: Logger['debug']): Logger['debug'] => (obj, msg) =>
-    write(secrets.scrubValue(obj), msg === undefined ? msg : secrets.scrub(msg));
+  type Level = 'debug' | 'info' | 'warn' | 'error';
+  // A line of a level the sink drops is not scrubbed (a deep copy of its fields) for nothing.
+  const level = (name: Level): Logger['debug'] => (obj, msg) => {
+    if (log.isLevelEnabled?.(name) === false) return;
+    log[name](secrets.scrubValue(obj), msg === undefined ? msg : secrets.scrub(msg));
+  };
   return {
-    debug: level(log.debug.bind(log)),
-    info: level(log.info.bind(log)),
-    warn: level(log.warn.bind(log)),
-    error: level(log.error.bind(log)),
+    debug: level('debug'),
+    info: level('info'),
+    warn: level('warn'),
+    error: level('error'),
     child: (bindings) => scrubbingLogger(log.child(secrets.scrubValue(bindings)), secrets),
+    ...(log.isLevelEnabled ? { isLevelEnabled: (name: Level) => log.isLevelEnabled!(name) } : {}),
   };
 }

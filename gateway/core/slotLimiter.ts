@@ -26,6 +26,8 @@ export interface SlotLimiter {
    * with a retryable GatewayError when the engine that holds shared limits does not answer.
    */
   acquire(signal: AbortSignal, options?: AcquireOptions): Promise<() => void>;
+  /** A slot at once when one is idle and nobody waits, else undefined; offered by in-process limiters (no round trip to ask). */
+  tryAcquire?(): (() => void) | undefined;
   /** True when these are the limits it enforces now. */
   hasOptions(options: SlotLimiterOptions): boolean;
   /** Enforces new limits from now on; slots held keep running. */

@@ -9,19 +9,22 @@ export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 /** Compares two secrets in constant time (hashing first, so lengths leak nothing either). */
 export function secretsEqual(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(a), digest(b));
 }
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise — the admin
  * shape, or with `jsonRpc` (the /mcp edge) a JSON-RPC error, so /mcp never answers another shape.
  */
 export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}): RequestHandler {
+  // The token's digest once, not per request (every tool call passes here).
+  const expected = digest(token);
   return (req, res, next) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (match && secretsEqual(match[1]!.trim(), token)) return next();
+    if (match && timingSafeEqual(digest(match[1]!.trim()), expected)) return next();
     res.set('WWW-Authenticate', 'Bearer realm="scigate"');
     const error = new GatewayError(
       'unauthorized',

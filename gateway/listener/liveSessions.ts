@@ -1,4 +1,4 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableTransport } from './nodeStreamableTransport.js';
 import type { Clock } from '../core/index.js';
 
 export interface SessionLimits {
@@ -12,7 +12,7 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
 
 interface LiveSession {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableTransport;
   /** Requests of this session still open (a tool call in flight, a standing SSE stream). */
   inFlight: number;
   lastActiveAt: number;
@@ -35,7 +35,7 @@ export class LiveSessions {
     return this.sessions.size;
   }
 
-  add(id: string, transport: StreamableHTTPServerTransport): void {
+  add(id: string, transport: NodeStreamableTransport): void {
     this.sessions.set(id, { transport, inFlight: 0, lastActiveAt: this.clock.now() });
   }
 
@@ -43,11 +43,11 @@ export class LiveSessions {
     this.sessions.delete(id);
   }
 
-  transport(id: string): StreamableHTTPServerTransport | undefined {
+  transport(id: string): NodeStreamableTransport | undefined {
     return this.sessions.get(id)?.transport;
   }
 
-  transports(): StreamableHTTPServerTransport[] {
+  transports(): NodeStreamableTransport[] {
     return [...this.sessions.values()].map((s) => s.transport);
   }
 
@@ -67,13 +67,13 @@ export class LiveSessions {
   }
 
   /** Sessions with nothing open for longer than the idle timeout. */
-  expired(): StreamableHTTPServerTransport[] {
+  expired(): NodeStreamableTransport[] {
     const cutoff = this.clock.now() - this.limits.idleTimeoutMs;
     return [...this.sessions.values()].filter((s) => s.inFlight === 0 && s.lastActiveAt <= cutoff).map((s) => s.transport);
   }
 
   /** When full: the longest-idle session to close so a new one fits (undefined: room, or all are busy). */
-  evictionCandidate(): StreamableHTTPServerTransport | undefined {
+  evictionCandidate(): NodeStreamableTransport | undefined {
     if (this.sessions.size < this.limits.maxSessions) return undefined;
     const idle = [...this.sessions.values()].filter((s) => s.inFlight === 0);
     return idle.sort((a, b) => a.lastActiveAt - b.lastActiveAt)[0]?.transport;

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
@@ -8,6 +7,7 @@ import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './
 import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
 import { jsonBody } from './httpGuards.js';
+import { NodeStreamableTransport } from './nodeStreamableTransport.js';
 import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
@@ -51,7 +51,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
       const transport = live.transport(sessionId);
       if (!transport || endpoints.get(sessionId) !== endpoint) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
       res.once('close', live.begin(sessionId));
-      return transport.handleRequest(req, res, req.body);
+      return transport.handleNodeRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       return rpcError(res, 400, -32000, 'No Mcp-Session-Id header; send an initialize request first.');
@@ -65,7 +65,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
     }
     const transport = await openSession({ deps, live, project, newServer, endpoints, endpoint });
-    await transport.handleRequest(req, res, req.body);
+    await transport.handleNodeRequest(req, res, req.body);
   };
   router.all('/', serve('/', async (id, onInitialized) => createDownstreamServer(deps, id, { onInitialized, features: await sessionFeatures(deps) })));
   router.all('/sources/:sourceId', (req: Request, res: Response) => {
@@ -110,9 +110,9 @@ interface OpenSession {
 }
 
 /** A new Session's transport and downstream server; it joins `live` once the client initializes. */
-async function openSession({ deps, live, project, newServer, endpoints, endpoint }: OpenSession): Promise<StreamableHTTPServerTransport> {
+async function openSession({ deps, live, project, newServer, endpoints, endpoint }: OpenSession): Promise<NodeStreamableTransport> {
   const id = deps.newId('ses');
-  const transport = new StreamableHTTPServerTransport({
+  const transport = new NodeStreamableTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: () => {
       endpoints.set(id, endpoint);

@@ -4,13 +4,17 @@ import type { Logger } from '../core/index.js';
 /**
  * One log line per HTTP request: method, path (no query: it may carry ids only, but never
  * secrets either way), status, duration and the MCP session id. Headers are never logged.
+ * Answered requests log at `debug` (every tool call is one, so `info` stays quiet under load);
+ * refused and failed ones (status ≥ 400) at `info`.
  */
 export function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const startedAt = performance.now();
     res.on('finish', () => {
       const sessionId = req.headers['mcp-session-id'] ?? res.getHeader('mcp-session-id');
-      log.info(
+      const write = res.statusCode >= 400 ? log.info : log.debug;
+      write.call(
+        log,
         {
           method: req.method,
           path: req.originalUrl.split('?')[0],

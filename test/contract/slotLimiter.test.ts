@@ -93,7 +93,7 @@ describe.each(adapters)('SlotLimiter contract: $name', ({ make }) => {
   });
 
   it('spaces grants at least minTimeMs apart', async () => {
-    const limiter = (await make())({ concurrency: 5, minTimeMs: 150 });
+    const limiter = (await make())({ concurrency: 5, minTimeMs: 300 });
     const grantedAt: number[] = [];
     await Promise.all([0, 1, 2].map(async () => {
       const release = await limiter.acquire(never());
@@ -101,9 +101,11 @@ describe.each(adapters)('SlotLimiter contract: $name', ({ make }) => {
       release();
     }));
     grantedAt.sort((a, b) => a - b);
-    // 2 ms of timer slack: Redis measures the spacing on its own clock.
-    expect(grantedAt[1]! - grantedAt[0]!).toBeGreaterThanOrEqual(148);
-    expect(grantedAt[2]! - grantedAt[1]!).toBeGreaterThanOrEqual(148);
+    // The spacing is kept where the grant is made (Redis times it on its own clock); this process sees
+    // each grant when its reply is delivered, which a loaded machine can delay by tens of ms. Unspaced
+    // grants arrive within a few ms of each other, so 200 of the 300 ms still tells them apart.
+    expect(grantedAt[1]! - grantedAt[0]!).toBeGreaterThanOrEqual(200);
+    expect(grantedAt[2]! - grantedAt[1]!).toBeGreaterThanOrEqual(200);
   });
 });
 

@@ -23,9 +23,10 @@ describe('scigate serve and token from the command line', () => {
     await j.searchArxiv(client);
   });
 
-  it('logs are JSON lines on stderr, one per request and per call, with ids and never the token', async () => {
+  it('logs are JSON lines on stderr, at debug one per request and per call, with ids and never the token', async () => {
     const dir = await j.freshDataDir();
-    j.running = spawnCli(['serve', '--port', '0', '--data-dir', dir], { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'info' });
+    // At info a healthy call writes no line (test/unit/listener/requestLog.test.ts); debug asks for them.
+    j.running = spawnCli(['serve', '--port', '0', '--data-dir', dir], { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'debug' });
     const [, mcpUrl] = await j.running.waitFor(/MCP endpoint: (\S+)/);
     const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
     const result = await j.searchArxiv(await j.httpClient(mcpUrl!, token));

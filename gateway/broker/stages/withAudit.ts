@@ -113,7 +113,9 @@ async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, 
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
   });
-  deps.log.info(
+  // Per call, so at `debug` when it succeeded: a gateway at `info` writes nothing for a healthy call.
+  (error ? deps.log.info : deps.log.debug).call(
+    deps.log,
     { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: error?.code ?? 'ok', durationMs: endedAt - startedAt },
     'tool call',
   );

@@ -1,6 +1,6 @@
-import { GatewayError, QueueFull, cancelledBy, linkSignals, type Clock } from '../../core/index.js';
+import { GatewayError, QueueFull, cancelledBy, linkSignals, type Clock, type SlotLimiter } from '../../core/index.js';
 import type { SourceLimiters } from '../sourceLimiters.js';
-import type { Stage } from '../toolCall.js';
+import type { ResolvedCall, Stage } from '../toolCall.js';
 
 export interface LimitDeps {
   limiters: SourceLimiters;
@@ -18,30 +18,11 @@ export function withLimit(deps: LimitDeps): Stage {
   return (next) => async (call) => {
     const { tool, manifest: { limits } } = call;
     const limiter = deps.limiters.limiterFor(tool.sourceId, limits);
-    const queuedAt = deps.clock.now();
-    const timedOut = new AbortController();
-    const waitOver = new AbortController();
-    void deps.clock.sleep(limits.queueTimeoutMs, waitOver.signal).then(() => timedOut.abort(), () => {});
-    const giveUp = linkSignals([call.signal, timedOut.signal]);
-    let release: () => void;
-    try {
-      release = await limiter.acquire(giveUp.signal, { queueDepth: limits.queueDepth });
-    } catch (error) {
-      if (error instanceof QueueFull) {
-        throw new GatewayError('queue_full', `${tool.sourceId} has ${error.queued} calls queued already; try again shortly.`, { retryable: true });
-      }
-      call.trail.queued(deps.clock.now() - queuedAt);
-      if (call.signal.aborted) throw cancelledBy(call.signal);
-      // The shared limits' engine (Redis) did not answer: its own retryable error says so.
-      if (error instanceof GatewayError && !timedOut.signal.aborted) throw error;
-      throw new GatewayError('queue_timeout', `${tool.sourceId} stayed busy for ${limits.queueTimeoutMs} ms; try again later.`, {
-        retryable: true,
-      });
-    } finally {
-      waitOver.abort();
-      giveUp.release();
-    }
-    call.trail.queued(deps.clock.now() - queuedAt);
+    if (call.signal.aborted) throw cancelledBy(call.signal);
+    // An in-process limiter with an idle slot grants it at once: no queue timer is armed.
+    let release = limiter.tryAcquire?.();
+    if (release) call.trail.queued(0);
+    else release = await queueFor(deps, call, limiter);
     try {
       return await next(call);
     } finally {
@@ -49,3 +30,33 @@ export function withLimit(deps: LimitDeps): Stage {
     }
   };
 }
+
+/** Waits in the limiter's queue, at most the queue timeout; the wait goes to the audit trail. */
+async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimiter): Promise<() => void> {
+  const { tool, manifest: { limits } } = call;
+  const queuedAt = deps.clock.now();
+  const timedOut = new AbortController();
+  const waitOver = new AbortController();
+  void deps.clock.sleep(limits.queueTimeoutMs, waitOver.signal).then(() => timedOut.abort(), () => {});
+  const giveUp = linkSignals([call.signal, timedOut.signal]);
+  try {
+    return await limiter.acquire(giveUp.signal, { queueDepth: limits.queueDepth });
+  } catch (error) {
+    if (error instanceof QueueFull) {
+      throw new GatewayError('queue_full', `${tool.sourceId} has ${error.queued} calls queued already; try again shortly.`, { retryable: true });
+    }
+    if (call.signal.aborted) throw cancelledBy(call.signal);
+    // The shared limits' engine (Redis) did not answer: its own retryable error says so.
+    if (error instanceof GatewayError && !timedOut.signal.aborted) throw error;
+    throw new GatewayError('queue_timeout', `${tool.sourceId} stayed busy for ${limits.queueTimeoutMs} ms; try again later.`, {
+      retryable: true,
+    });
+  } finally {
+    waitOver.abort(WAIT_OVER);
+    giveUp.release();
+    call.trail.queued(deps.clock.now() - queuedAt);
+  }
+}
+
+/** Why the queue-timeout timer stops once the wait is over: one shared reason, so no error (and stack) per call. */
+const WAIT_OVER = new GatewayError('cancelled', 'The queue wait ended.');

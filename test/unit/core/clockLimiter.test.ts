@@ -19,6 +19,23 @@ describe('ClockLimiter', () => {
     expect(order).toEqual(['c', 'd']);
   });
 
+  it('tryAcquire takes a free slot at once, and never one a queued waiter or the spacing is owed', async () => {
+    const clock = new FakeClock();
+    const limiter = new ClockLimiter({ concurrency: 1, minTimeMs: 0 }, clock);
+    const first = limiter.tryAcquire()!;
+    expect([limiter.runningCount, limiter.tryAcquire()]).toEqual([1, undefined]);
+    const queued = limiter.acquire(never());
+    first();
+    (await queued)();
+    expect(limiter.runningCount).toBe(0);
+
+    const spaced = new ClockLimiter({ concurrency: 5, minTimeMs: 1000 }, clock);
+    spaced.tryAcquire()!();
+    expect(spaced.tryAcquire()).toBeUndefined();
+    clock.advance(1000);
+    expect(spaced.tryAcquire()).toBeTypeOf('function');
+  });
+
   it('spaces grants by minTimeMs on the injected clock', async () => {
     const clock = new FakeClock();
     const limiter = new ClockLimiter({ concurrency: 5, minTimeMs: 1000 }, clock);

@@ -1,0 +1,42 @@
+/** mcp-proxy (npm, devDependency) in front of the stdio echo server: the ungoverned proxy the gateway is compared with. */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const require = createRequire(import.meta.url);
+const PROXY_BIN = join(dirname(require.resolve('mcp-proxy/package.json')), 'dist', 'bin', 'mcp-proxy.mjs');
+
+export interface RunningProxy {
+  url: string;
+  pid: number;
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `mcp-proxy --server stream` with its defaults, running `upstream` over stdio; resolves once it answers HTTP. */
+export async function startMcpProxy(upstream: { command: string; args: string[] }): Promise<RunningProxy> {
+  const port = await freePort();
+  const args = [PROXY_BIN, '--host', '127.0.0.1', '--port', String(port), '--server', 'stream', '--', upstream.command, ...upstream.args];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`mcp-proxy exited with code ${child.exitCode}`);
+    const answered = await fetch(url, { method: 'GET' }).then(() => true, () => false);
+    if (answered) break;
+    if (attempt > 600) throw new Error('mcp-proxy did not listen within 60 s');
+    await sleep(100);
+  }
+  return { url, pid: child.pid!, stop: () => child.kill() };
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { adminApi } from '../fixtures/custom/adminApi.js';
+import { everythingStdio } from '../fixtures/custom/everythingServer.js';
+import { HEADERS_HOLD_MS } from '../../gateway/listener/nodeStreamableTransport.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+let gateway: TestGateway;
+let sessionId: string;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  sessionId = await initialize();
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+const headers = (extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${gateway.token}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  ...extra,
+});
+
+async function initialize(): Promise<string> {
+  const init = await fetch(gateway.mcpUrl, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-writes', version: '1.0.0' } },
+    }),
+  });
+  await init.text();
+  const id = init.headers.get('mcp-session-id')!;
+  const initialized = await fetch(gateway.mcpUrl, {
+    method: 'POST', headers: headers({ 'mcp-session-id': id }), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  expect(initialized.status).toBe(202);
+  return id;
+}
+
+/** Sends one JSON-RPC request on a raw socket and records each chunk the client's socket reads. */
+function rawPost(message: object): { socket: Socket; chunks: string[] } {
+  const url = new URL(gateway.mcpUrl);
+  const body = JSON.stringify(message);
+  const socket = connect(Number(url.port), url.hostname);
+  const chunks: string[] = [];
+  socket.on('data', (chunk) => chunks.push(chunk.toString('utf8')));
+  socket.on('error', () => {});
+  const lines = Object.entries(headers({ 'mcp-session-id': sessionId })).map(([k, v]) => `${k}: ${v}`);
+  socket.write([`POST ${url.pathname} HTTP/1.1`, `host: ${url.host}`, ...lines, `content-length: ${Buffer.byteLength(body)}`, '', body].join('\r\n'));
+  return { socket, chunks };
+}
+
+describe('/mcp writes an SSE answer with its headers (one socket write where the SDK wrapper made two)', () => {
+  it('an answer ready before the headers hold ends goes out with its headers, not after them', async () => {
+    // A call of an unknown tool: a short answer, given after the broker audited it (asynchronously).
+    for (let id = 10; id < 15; id++) {
+      const sent = performance.now();
+      const { socket, chunks } = rawPost({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+      let firstAfterMs = 0;
+      socket.once('data', () => (firstAfterMs = performance.now() - sent));
+      await vi.waitFor(() => expect(chunks.join('')).toMatch(/\r\n0\r\n\r\n$/), { timeout: 60_000, interval: 10 });
+      socket.destroy();
+      const [first] = chunks;
+      expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/event-stream/i);
+      // Headers alone first only when the answer took longer than the hold (a loaded machine).
+      if (firstAfterMs < HEADERS_HOLD_MS) expect(first).toContain(`"id":${id}`);
+      expect(chunks.join('')).toContain(`"id":${id}`);
+    }
+  });
+
+  it('an answer that waits (a human deciding) gets its headers once the hold ends, before its event', async () => {
+    const api = adminApi(gateway);
+    const created = await api.post('/api/mcp/servers', { name: 'slow everything', ...everythingStdio(), enabled: true });
+    const echo = created.body.server.tools.find((t: { upstreamName: string }) => t.upstreamName === 'echo').name;
+    // The Session asks for dangerous calls (the default): the call waits for a decision nobody makes here.
+    const { socket, chunks } = rawPost({ jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: echo, arguments: { message: 'hi' } } });
+    await vi.waitFor(() => expect(chunks.join('')).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n/), { timeout: 60_000, interval: 10 });
+    expect(chunks.join('')).not.toContain('"id":20');
+    socket.destroy();
+  }, 120_000);
+});
