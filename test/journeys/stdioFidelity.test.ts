@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, REPO_ROOT } from '../fixtures/cliProcess.js';
 import { useCliJourney } from '../fixtures/cliJourney.js';
+import { everythingStdio } from '../fixtures/custom/everythingServer.js';
 
 const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
 const j = useCliJourney();
@@ -44,5 +45,33 @@ describe('scigate stdio with an enabled custom server', () => {
     expect(error.code).toBe('permission_denied');
     expect(error.message).toContain('--admin-port');
     expect(error.message).toContain('always_allow');
+  });
+});
+
+describe('scigate stdio relays a custom server\'s prompts, completions and resources', () => {
+  it('declares them before discovery and serves server-everything\'s under namespaced names', async () => {
+    const dir = await j.freshDataDir();
+    const port = await j.freePort();
+    const first = await stdioClient(['--data-dir', dir, '--admin-port', String(port)]);
+    await first.listTools();
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    const created = await fetch(`http://127.0.0.1:${port}/api/mcp/servers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'everything', ...everythingStdio(), enabled: true }),
+    });
+    expect(created.status).toBe(201);
+    await first.close();
+
+    const agent = await stdioClient(['--data-dir', dir]);
+    expect(agent.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, prompts: { listChanged: true }, completions: {} });
+    // The first tools/list waits for start-up discovery; the prompts are known from then on.
+    await agent.listTools();
+    expect((await agent.listPrompts()).prompts.map((p) => p.name)).toContain('mcp__everything__args-prompt');
+    const prompt = await agent.getPrompt({ name: 'mcp__everything__args-prompt', arguments: { city: 'Basel' } });
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: "What's weather in Basel?" });
+    const done = await agent.complete({ ref: { type: 'ref/prompt', name: 'mcp__everything__completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    expect(done.completion.values).toEqual(['Sales', 'Support']);
+    expect((await agent.listResources()).resources.some((r) => r.uri.startsWith('scigate://everything/'))).toBe(true);
   });
 });
