@@ -1,4 +1,6 @@
-import type { InvocationRecord, InvocationStore } from '../gateway/core/index.js';
+import {
+  interruptedInvocation, type Cas, type InvocationCompletion, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
+} from '../gateway/core/index.js';
 import { flag, integer, nullableFlag, nullableInteger, nullableText, oneOf, rowMapper, text } from './rowMapper.js';
 import type { SqlDatabase } from './sqlDatabase.js';
 
@@ -10,7 +12,7 @@ const invocations = rowMapper<InvocationRecord>('invocations', {
   toolId: nullableText,
   toolName: text,
   origin: oneOf(['agent', 'inspector'], 'agent'),
-  status: oneOf(['ok', 'error', 'cancelled'], 'error'),
+  status: oneOf(['ok', 'error', 'cancelled', 'interrupted'], 'error'),
   errorCode: nullableText,
   retryable: nullableFlag,
   attempts: integer,
@@ -25,22 +27,54 @@ const invocations = rowMapper<InvocationRecord>('invocations', {
   endedAt: text,
 });
 
-/** Invocation audit rows in the embedded database. */
-export class InvocationRepository implements InvocationStore {
-  constructor(private readonly db: SqlDatabase) {}
+/** An intent is stored as a row with this status until its completion replaces it; reads skip it. */
+const RUNNING = 'running';
 
-  async record(invocation: InvocationRecord): Promise<void> {
-    await this.db.write(invocations.insertSql, invocations.toParams(invocation));
+/** Invocation audit rows in the embedded database, blobs in the CAS. */
+export class InvocationRepository implements InvocationStore {
+  constructor(private readonly db: SqlDatabase, private readonly cas: Cas) {}
+
+  async begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void> {
+    const row = interruptedInvocation(intent, intent.startedAt);
+    // Started first: the row is in memory at once, so a completion that follows finds it.
+    const inserted = this.db.write(invocations.insertSql, invocations.toParams(row).map((v, i) => (i === statusColumn ? RUNNING : v)));
+    await Promise.all([inserted, this.cas.put(argumentsBytes)]);
+  }
+
+  async complete(id: string, completion: InvocationCompletion, resultBytes: Uint8Array | null): Promise<void> {
+    const intent = this.db.all('SELECT * FROM invocations WHERE id = ? AND status = ?', [id, RUNNING])[0];
+    if (!intent) throw new Error(`invocations: no open intent ${id} to complete`);
+    const row = { ...invocations.fromRow({ ...intent, status: 'ok' }), ...completion, id };
+    const updated = this.db.write(`UPDATE invocations SET ${updateColumns} WHERE id = ? AND status = '${RUNNING}'`, [...invocations.toParams(row), id]);
+    const [changed] = await Promise.all([updated, resultBytes && this.cas.put(resultBytes)]);
+    if (changed !== 1) throw new Error(`invocations: no open intent ${id} to complete`);
+  }
+
+  async interruptUnfinished(at: string): Promise<number> {
+    const open = this.db.all('SELECT * FROM invocations WHERE status = ?', [RUNNING]).map((row) => invocations.fromRow({ ...row, status: 'ok' }));
+    for (const intent of open) {
+      await this.db.write(`UPDATE invocations SET ${updateColumns} WHERE id = ?`, [...invocations.toParams(interruptedInvocation(intent, at)), intent.id]);
+    }
+    return open.length;
   }
 
   async get(id: string): Promise<InvocationRecord | undefined> {
-    const row = this.db.all('SELECT * FROM invocations WHERE id = ?', [id])[0];
+    const row = this.db.all('SELECT * FROM invocations WHERE id = ? AND status != ?', [id, RUNNING])[0];
     return row ? invocations.fromRow(row) : undefined;
   }
 
-  async listBySession(sessionId: string, options: { limit?: number } = {}): Promise<InvocationRecord[]> {
+  async listBySession(sessionId: string, options: { limit?: number; before?: InvocationCursor } = {}): Promise<InvocationRecord[]> {
+    const { before } = options;
+    const after = before ? 'AND (started_at < ? OR (started_at = ? AND id > ?))' : '';
     return this.db
-      .all('SELECT * FROM invocations WHERE session_id = ? ORDER BY started_at DESC, id LIMIT ?', [sessionId, options.limit ?? 100])
+      .all(`SELECT * FROM invocations WHERE session_id = ? AND status != ? ${after} ORDER BY started_at DESC, id LIMIT ?`, [
+        sessionId, RUNNING, ...(before ? [before.startedAt, before.startedAt, before.id] : []), options.limit ?? 100,
+      ])
       .map(invocations.fromRow);
   }
 }
+
+/** Every column, in `toParams` order, as `column = ?` for an UPDATE of the whole row. */
+const columnNames = /\(([^)]*)\)/.exec(invocations.insertSql)![1]!.split(', ');
+const updateColumns = columnNames.map((c) => `${c} = ?`).join(', ');
+const statusColumn = columnNames.indexOf('status');

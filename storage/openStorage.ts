@@ -29,12 +29,13 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
   const customServerStore = await CustomServerFileStore.open(options.dataDir);
   const oauthLogins = await OAuthLoginFileStore.open(options.dataDir, customServerStore.key);
   const database = await SqlDatabase.open(options);
+  const cas = new FileCas(join(options.dataDir, 'cas'));
   return {
     database,
     sessions: new SessionRepository(database),
-    invocations: new InvocationRepository(database),
+    invocations: new InvocationRepository(database, cas),
     permissions: new PermissionRepository(database),
-    cas: new FileCas(join(options.dataDir, 'cas')),
+    cas,
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
     artifacts: new ArtifactRepository(database),
