@@ -1,5 +1,5 @@
 import {
-  interruptedInvocation, type Cas, type InvocationCompletion, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
+  interruptedInvocation, type Cas, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
 } from '../gateway/core/index.js';
 import { flag, integer, nullableFlag, nullableInteger, nullableText, oneOf, rowMapper, text } from './rowMapper.js';
 import type { SqlDatabase } from './sqlDatabase.js';
@@ -41,13 +41,14 @@ export class InvocationRepository implements InvocationStore {
     await Promise.all([inserted, this.cas.put(argumentsBytes)]);
   }
 
-  async complete(id: string, completion: InvocationCompletion, resultBytes: Uint8Array | null): Promise<void> {
-    const intent = this.db.all('SELECT * FROM invocations WHERE id = ? AND status = ?', [id, RUNNING])[0];
-    if (!intent) throw new Error(`invocations: no open intent ${id} to complete`);
-    const row = { ...invocations.fromRow({ ...intent, status: 'ok' }), ...completion, id };
-    const updated = this.db.write(`UPDATE invocations SET ${updateColumns} WHERE id = ? AND status = '${RUNNING}'`, [...invocations.toParams(row), id]);
-    const [changed] = await Promise.all([updated, resultBytes && this.cas.put(resultBytes)]);
-    if (changed !== 1) throw new Error(`invocations: no open intent ${id} to complete`);
+  async complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void> {
+    const existing = this.db.all('SELECT status FROM invocations WHERE id = ?', [invocation.id])[0];
+    if (existing && existing.status !== RUNNING) throw new Error(`invocations: a row with id ${invocation.id} already exists`);
+    const params = invocations.toParams(invocation);
+    const written = existing
+      ? this.db.write(`UPDATE invocations SET ${updateColumns} WHERE id = ? AND status = '${RUNNING}'`, [...params, invocation.id])
+      : this.db.write(invocations.insertSql, params);
+    await Promise.all([written, resultBytes && this.cas.put(resultBytes)]);
   }
 
   async interruptUnfinished(at: string): Promise<number> {

@@ -7,7 +7,7 @@ export type { NewId } from './ids.js';
 export { deferredLogger, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type {
-  ApprovalMode, AuthorizationBasis, InvocationCompletion, InvocationCursor, InvocationIntent, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
+  ApprovalMode, AuthorizationBasis, InvocationCursor, InvocationIntent, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
   PermissionDecision, PermissionGrantRecord, PermissionRequestRecord, PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 export type {

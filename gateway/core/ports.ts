@@ -2,7 +2,7 @@ import type { CustomServerConfig } from '../../catalog/index.js';
 import type { ArtifactStore } from './artifactPorts.js';
 import type { ExtractionStore } from './extractionStore.js';
 import type {
-  ApprovalMode, InvocationCompletion, InvocationCursor, InvocationIntent, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
+  ApprovalMode, InvocationCursor, InvocationIntent, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
   PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 
@@ -23,22 +23,22 @@ export interface SessionStore {
 }
 
 /**
- * Persists Invocation audit rows in two steps: the intent when a call starts, the completion when it
+ * Persists Invocation audit rows in two steps: the intent when a call starts, the whole row when it
  * ends. Each resolves once durable; an adapter may share one sync among all writes that arrived
  * meanwhile (group commit). The intent carries the canonical arguments and the completion the stored
  * result (or error): afterwards `Storage.cas.get(hash)` returns those bytes. A row is visible to
- * `get`/`listBySession` from its completion (or interruption) on; a row the gateway is still
- * working on is not.
+ * `get`/`listBySession` from its completion (or interruption) on; a call still running is not.
  */
 export interface InvocationStore {
   /** Records that a call started, with its canonical arguments. Rejects an id that was used before. */
   begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void>;
   /**
-   * Records how a begun call ended, with its result (or error) bytes; visible to reads at once,
-   * durable when the promise resolves. May be called before `begin` resolved: the adapter orders it
-   * after its intent. Rejects when `id` has no open intent (unknown, failed or already completed).
+   * Records how a call ended: the whole row, with its result (or error) bytes; visible to reads at
+   * once, durable when the promise resolves. May be called before `begin` resolved (the adapter
+   * orders it after its intent) and after `begin` was refused (the row then stands alone). Rejects
+   * when the id already has a row.
    */
-  complete(id: string, completion: InvocationCompletion, resultBytes: Uint8Array | null): Promise<void>;
+  complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void>;
   /**
    * Start-up after a crash: every intent without a completion ends as `interrupted` (error code
    * `interrupted`, ended at `at`). Resolves with how many.

@@ -116,9 +116,6 @@ export interface InvocationRecord {
 /** What is known of an Invocation when it starts: recorded (durably) before any upstream result is answered. */
 export type InvocationIntent = Pick<InvocationRecord, 'id' | 'sessionId' | 'projectId' | 'toolName' | 'origin' | 'argumentsHash' | 'startedAt'>;
 
-/** The rest of an Invocation row, known when it ends. */
-export type InvocationCompletion = Omit<InvocationRecord, keyof InvocationIntent>;
-
 /** Where a page of Invocations ended: the last row's start time and id (rows are ordered newest first, then by id). */
 export interface InvocationCursor {
   startedAt: string;

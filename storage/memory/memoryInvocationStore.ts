@@ -1,5 +1,5 @@
 import {
-  compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCompletion, type InvocationCursor, type InvocationIntent, type InvocationRecord,
+  compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord,
   type InvocationStore,
 } from '../../gateway/core/index.js';
 import type { MemoryCas } from './memoryCas.js';
@@ -18,11 +18,10 @@ export class MemoryInvocationStore implements InvocationStore {
     await this.blobStore?.put(argumentsBytes);
   }
 
-  async complete(id: string, completion: InvocationCompletion, resultBytes: Uint8Array | null): Promise<void> {
-    const intent = this.open.get(id);
-    if (!intent) throw new Error(`invocations: no open intent ${id} to complete`);
-    this.open.delete(id);
-    this.byId.set(id, copy({ ...completion, ...intent }));
+  async complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void> {
+    if (this.byId.has(invocation.id)) throw duplicateKey('invocations', invocation.id);
+    this.open.delete(invocation.id);
+    this.byId.set(invocation.id, copy(invocation));
     if (resultBytes) await this.blobStore?.put(resultBytes);
   }
 

@@ -14,17 +14,14 @@ function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord
   };
 }
 
-function split(row: InvocationRecord) {
-  const intent = Object.fromEntries(INTENT_FIELDS.map((k) => [k, row[k]])) as Pick<InvocationRecord, (typeof INTENT_FIELDS)[number]>;
-  const completion = Object.fromEntries(Object.entries(row).filter(([k]) => !(INTENT_FIELDS as readonly string[]).includes(k))) as Omit<InvocationRecord, (typeof INTENT_FIELDS)[number]>;
-  return { intent, completion };
+function intentOf(row: InvocationRecord) {
+  return Object.fromEntries(INTENT_FIELDS.map((k) => [k, row[k]])) as Pick<InvocationRecord, (typeof INTENT_FIELDS)[number]>;
 }
 
 /** Both records of a call that ended as `row` says (blob hashes as given; the bytes are stored too). */
 async function recordCall(store: InvocationStore, row: InvocationRecord): Promise<void> {
-  const { intent, completion } = split(row);
-  await store.begin(intent, encoder.encode(`{"args":"${row.id}"}`));
-  await store.complete(row.id, completion, encoder.encode(`{"result":"${row.id}"}`));
+  await store.begin(intentOf(row), encoder.encode(`{"args":"${row.id}"}`));
+  await store.complete(row, encoder.encode(`{"result":"${row.id}"}`));
 }
 
 /** What every InvocationStore must do. */
@@ -50,29 +47,27 @@ function invocationStoreContract(adapter: StorageAdapter) {
     const { invocations, cas } = (await open()).storage;
     const args = encoder.encode('{"query":"testing"}');
     const result = encoder.encode('{"records":[]}');
-    const { intent, completion } = split(invocation({ argumentsHash: sha256Hex(args), casHash: sha256Hex(result) }));
-    await invocations.begin(intent, args);
-    await invocations.complete('inv_1', completion, result);
+    const row = invocation({ argumentsHash: sha256Hex(args), casHash: sha256Hex(result) });
+    await invocations.begin(intentOf(row), args);
+    await invocations.complete(row, result);
     expect((await cas.get(sha256Hex(args)))?.toString()).toBe('{"query":"testing"}');
     expect((await cas.get(sha256Hex(result)))?.toString()).toBe('{"records":[]}');
   });
 
   it('a begun call is invisible until it completes; its completion is visible as soon as it is made', async () => {
     const { invocations } = (await open()).storage;
-    const { intent, completion } = split(invocation());
-    await invocations.begin(intent, encoder.encode('{}'));
+    await invocations.begin(intentOf(invocation()), encoder.encode('{}'));
     expect(await invocations.get('inv_1')).toBeUndefined();
     expect(await invocations.listBySession('ses_1')).toEqual([]);
-    const durable = invocations.complete('inv_1', completion, encoder.encode('{}'));
+    const durable = invocations.complete(invocation(), encoder.encode('{}'));
     expect(await invocations.get('inv_1')).toEqual(invocation());
     await durable;
   });
 
   it('a completion may be asked for before its intent is durable, and is kept after it', async () => {
     const opened = await open();
-    const { intent, completion } = split(invocation());
-    const begun = opened.storage.invocations.begin(intent, encoder.encode('{}'));
-    const completed = opened.storage.invocations.complete('inv_1', completion, encoder.encode('{}'));
+    const begun = opened.storage.invocations.begin(intentOf(invocation()), encoder.encode('{}'));
+    const completed = opened.storage.invocations.complete(invocation(), encoder.encode('{}'));
     await Promise.all([begun, completed]);
     const { invocations } = (await opened.reopen()).storage;
     expect(await invocations.interruptUnfinished('2026-12-01T00:01:00.000Z')).toBe(0);
@@ -104,11 +99,19 @@ function invocationStoreContract(adapter: StorageAdapter) {
   it('an audit row is never replaced: a second intent with the same id, or a second completion, is rejected', async () => {
     const { invocations } = (await open()).storage;
     await recordCall(invocations, invocation());
-    const { intent, completion } = split(invocation({ status: 'error' }));
-    await expect(invocations.begin(intent, encoder.encode('{}'))).rejects.toThrow();
-    await expect(invocations.complete('inv_1', completion, null)).rejects.toThrow();
-    await expect(invocations.complete('inv_never_begun', completion, null)).rejects.toThrow();
+    const again = invocation({ status: 'error' });
+    await expect(invocations.begin(intentOf(again), encoder.encode('{}'))).rejects.toThrow();
+    await expect(invocations.complete(again, null)).rejects.toThrow();
     expect((await invocations.get('inv_1'))?.status).toBe('ok');
+  });
+
+  it('a completion stands alone when its intent was never stored (the store had refused it), and survives a restart', async () => {
+    const opened = await open();
+    const refused = invocation({ id: 'inv_refused', status: 'error', errorCode: 'storage_unavailable', retryable: true });
+    await opened.storage.invocations.complete(refused, encoder.encode('{"error":{}}'));
+    const { invocations } = (await opened.reopen()).storage;
+    expect(await invocations.interruptUnfinished('2026-12-01T00:01:00.000Z')).toBe(0);
+    expect(await invocations.get('inv_refused')).toEqual(refused);
   });
 
   it('keeps every row across a restart', async () => {
@@ -121,7 +124,7 @@ function invocationStoreContract(adapter: StorageAdapter) {
   it('an intent left without a completion by a stop is marked interrupted at the next start, once', async () => {
     const opened = await open();
     await recordCall(opened.storage.invocations, invocation({ id: 'inv_done' }));
-    await opened.storage.invocations.begin(split(invocation({ id: 'inv_open' })).intent, encoder.encode('{}'));
+    await opened.storage.invocations.begin(intentOf(invocation({ id: 'inv_open' })), encoder.encode('{}'));
     const { invocations } = (await opened.reopen()).storage;
     expect(await invocations.interruptUnfinished('2026-12-01T00:00:05.000Z')).toBe(1);
     expect(await invocations.get('inv_open')).toEqual(

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, SecretScrubber, silentLogger, type InvocationIntent } from '../../gateway/core/index.js';
+import { GatewayError, SecretScrubber, silentLogger, type InvocationIntent, type InvocationRecord } from '../../gateway/core/index.js';
 import { withAudit, type AuditedRequest, type Handler } from '../../gateway/broker/index.js';
 import { noopMetrics } from '../../gateway/metrics/index.js';
 import { FakeClock, MemoryInvocations, arxivResult, newRequest, rawOf, searchTool } from '../fixtures/brokerDoubles.js';
 
-/** An invocation store whose disk refuses the first `failures` intents. */
+/** An invocation store whose disk refuses the first `failures` intents, and every completion if `refuseCompletions`. */
 class RefusingInvocations extends MemoryInvocations {
-  constructor(private failures: number) {
+  constructor(private failures: number, private readonly refuseCompletions = false) {
     super();
   }
   override async begin(intent: InvocationIntent, bytes: Uint8Array) {
     if (this.failures-- > 0) throw new GatewayError('storage_unavailable', 'journal refused', { retryable: true });
     return super.begin(intent, bytes);
+  }
+  override async complete(row: InvocationRecord, bytes: Uint8Array | null) {
+    if (this.refuseCompletions) throw new GatewayError('storage_unavailable', 'journal refused', { retryable: true });
+    return super.complete(row, bytes);
   }
 }
 
@@ -55,8 +59,8 @@ async function answered(handler: Handler<AuditedRequest>, invocations: MemoryInv
 }
 
 describe('the audit never records an outcome the client did not receive', () => {
-  it('a call whose intent cannot be stored is answered storage_unavailable (structured, never internal) and leaves no row', async () => {
-    const invocations = new RefusingInvocations(Number.POSITIVE_INFINITY);
+  it('a call whose intent cannot be stored is answered storage_unavailable (structured, never internal); with nothing stored, no row', async () => {
+    const invocations = new RefusingInvocations(Number.POSITIVE_INFINITY, true);
     for (const [i, handler] of [succeeds, upstreamFails].entries()) {
       expect(await answered(handler, invocations, `inv_${i}`)).toBe('storage_unavailable');
     }
@@ -66,11 +70,13 @@ describe('the audit never records an outcome the client did not receive', () => 
     expect(invocations.rows).toEqual([]);
   });
 
-  it('once the intent is stored again, calls are answered and recorded as before', async () => {
+  it('a refused intent\'s row, if the store takes it, says storage_unavailable (what the client heard), never ok', async () => {
     const invocations = new RefusingInvocations(1);
     expect(await answered(succeeds, invocations, 'inv_refused')).toBe('storage_unavailable');
     expect(await answered(succeeds, invocations, 'inv_ok')).toBe('ok');
-    expect(invocations.rows.map((r) => [r.id, r.status])).toEqual([['inv_ok', 'ok']]);
+    expect(invocations.rows.map((r) => [r.id, r.status, r.errorCode])).toEqual([['inv_refused', 'error', 'storage_unavailable'], ['inv_ok', 'ok', null]]);
+    const stored = JSON.parse(invocations.cas.blobs.get(invocations.rows[0]!.casHash!)!.toString());
+    expect(stored.error).toMatchObject({ code: 'storage_unavailable', retryable: true });
   });
 });
 

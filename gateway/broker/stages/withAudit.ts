@@ -1,5 +1,5 @@
 import {
-  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Clock, type InvocationCompletion, type InvocationIntent, type InvocationStore,
+  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Clock, type InvocationIntent, type InvocationRecord, type InvocationStore,
   type Logger, type SecretScrubber,
 } from '../../core/index.js';
 import type { GatewayMetrics } from '../../metrics/index.js';
@@ -57,7 +57,7 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
       error.attempts ??= audited.trail.facts().attempts;
       ending = { error };
     }
-    const answered = await completeOrFail(deps, audited, startedAt, intentDurable, ending);
+    const answered = await completeOrFail(deps, audited, intent, startedAt, intentDurable, ending);
     deps.metrics.callEnded(callEndingOf(audited.trail.facts(), answered.error?.code));
     if (answered.error) throw answered.error;
     return outcome!;
@@ -74,24 +74,23 @@ function settled(write: Promise<void>): Promise<{ failure?: unknown }> {
 
 /**
  * Waits for the intent (a cache hit does not), starts the completion and returns what the client is
- * answered: if the intent could not be stored, `storage_unavailable` — the call left no row. A
- * completion that fails after the answer is the store's to keep trying (see docs/storage.md).
+ * answered: if the intent could not be stored, `storage_unavailable`, and that is what the row then
+ * says (once the store takes it). A completion that fails after the answer is the store's to keep
+ * trying (docs/storage.md).
  */
-async function completeOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending): Promise<Ending> {
-  const facts = call.trail.facts();
-  if (!facts.cacheHit) {
+async function completeOrFail(deps: AuditDeps, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending): Promise<Ending> {
+  if (!call.trail.facts().cacheHit) {
     const { failure } = await intentDurable;
-    if (failure !== undefined) return unstored(deps, call, failure);
+    if (failure !== undefined) ending = unstored(deps, call, failure);
   }
-  const completion = completionOf(deps, call, startedAt, ending);
   const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
-  completion.casHash = sha256Hex(resultBytes);
+  const row = rowOf(deps, call, intent, startedAt, ending, sha256Hex(resultBytes));
   // Not awaited: the store orders it after the intent and makes it durable within its commit window.
-  deps.invocations.complete(call.invocationId, completion, resultBytes).catch((error: unknown) => {
+  deps.invocations.complete(row, resultBytes).catch((error: unknown) => {
     deps.log.error({ err: error, invocationId: call.invocationId }, 'could not record how a tool call ended');
   });
   deps.log.info(
-    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: ending.error?.code ?? 'ok', durationMs: Date.parse(completion.endedAt) - startedAt },
+    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: ending.error?.code ?? 'ok', durationMs: row.durationMs },
     'tool call',
   );
   return ending;
@@ -120,11 +119,12 @@ function canonicalArgumentsOf(args: Record<string, unknown>): string {
     : canonicalJson(args);
 }
 
-function completionOf(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): InvocationCompletion {
+function rowOf(deps: AuditDeps, call: AuditedRequest, intent: InvocationIntent, startedAt: number, ending: Ending, casHash: string): InvocationRecord {
   const endedAt = deps.clock.now();
   const error = ending.error;
   const facts = call.trail.facts();
   return {
+    ...intent,
     sourceId: facts.tool?.sourceId ?? facts.native?.sourceId ?? null,
     toolId: facts.tool?.toolId ?? facts.native?.toolId ?? null,
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',
@@ -135,7 +135,7 @@ function completionOf(deps: AuditDeps, call: AuditedRequest, startedAt: number, 
     queueWaitMs: facts.queueWaitMs,
     durationMs: endedAt - startedAt,
     sizeBytes: facts.sizeBytes,
-    casHash: null,
+    casHash,
     authorizationId: facts.authorizationId,
     endedAt: new Date(endedAt).toISOString(),
   };
