@@ -25,13 +25,15 @@ const encoder = new TextEncoder();
  * Outermost stage: every call — success, failure, denial — is audited in two records. The intent
  * (who called what, with which arguments) is written when the call starts and its sync overlaps the
  * inner stages; no result is answered before the intent is durable, except a cache hit, which
- * reached no upstream. The completion (outcome, result blob) is written when the call ends and
+ * reached no upstream (unless the store's last write failed: then a hit waits too, and is refused
+ * while the store refuses). The completion (outcome, result blob) is written when the call ends and
  * becomes durable within the store's group-commit window; the answer does not wait for it. It
  * creates the call's audit trail, which the inner stages report to. What the client hears is what
  * the audit holds: the same ending, with every configured secret an upstream echoed scrubbed out;
  * a call whose intent cannot be stored is answered `storage_unavailable`.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
+  const store = new StoreHealth();
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
     const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
@@ -45,7 +47,7 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
       argumentsHash: sha256Hex(argumentsBytes),
       startedAt: new Date(startedAt).toISOString(),
     };
-    const intentDurable = settled(deps.invocations.begin(intent, argumentsBytes));
+    const intentDurable = store.watch(deps.invocations.begin(intent, argumentsBytes));
     let ending: Ending;
     let outcome: ToolOutcome | undefined;
     try {
@@ -57,19 +59,30 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
       error.attempts ??= audited.trail.facts().attempts;
       ending = { error };
     }
-    const answered = await completeOrFail(deps, audited, intent, startedAt, intentDurable, ending);
+    const answered = await completeOrFail(deps, store, audited, intent, startedAt, intentDurable, ending);
     deps.metrics.callEnded(callEndingOf(audited.trail.facts(), answered.error?.code));
     if (answered.error) throw answered.error;
     return outcome!;
   };
 }
 
-/** A write's outcome as a value, so a rejection nobody awaited yet is never reported as unhandled. */
-function settled(write: Promise<void>): Promise<{ failure?: unknown }> {
-  return write.then(
-    () => ({}),
-    (failure: unknown) => ({ failure }),
-  );
+/** Whether the store's last write failed, as this stage saw it: a cache hit then waits for its intent. */
+class StoreHealth {
+  failing = false;
+
+  /** A write's outcome as a value (so a rejection nobody awaited yet is never unhandled), noted. */
+  watch(write: Promise<void>): Promise<{ failure?: unknown }> {
+    return write.then(
+      () => {
+        this.failing = false;
+        return {};
+      },
+      (failure: unknown) => {
+        this.failing = true;
+        return { failure };
+      },
+    );
+  }
 }
 
 /**
@@ -78,16 +91,18 @@ function settled(write: Promise<void>): Promise<{ failure?: unknown }> {
  * says (once the store takes it). A completion that fails after the answer is the store's to keep
  * trying (docs/storage.md).
  */
-async function completeOrFail(deps: AuditDeps, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending): Promise<Ending> {
-  if (!call.trail.facts().cacheHit) {
+async function completeOrFail(
+  deps: AuditDeps, store: StoreHealth, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending,
+): Promise<Ending> {
+  if (!call.trail.facts().cacheHit || store.failing) {
     const { failure } = await intentDurable;
     if (failure !== undefined) ending = unstored(deps, call, failure);
   }
   const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
   const row = rowOf(deps, call, intent, startedAt, ending, sha256Hex(resultBytes));
   // Not awaited: the store orders it after the intent and makes it durable within its commit window.
-  deps.invocations.complete(row, resultBytes).catch((error: unknown) => {
-    deps.log.error({ err: error, invocationId: call.invocationId }, 'could not record how a tool call ended');
+  void store.watch(deps.invocations.complete(row, resultBytes)).then(({ failure }) => {
+    if (failure !== undefined) deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record how a tool call ended');
   });
   deps.log.info(
     { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: ending.error?.code ?? 'ok', durationMs: row.durationMs },
