@@ -75,6 +75,8 @@ export class AuditLog implements InvocationStore {
   private blocked: Promise<void> | undefined;
   private healRetry: NodeJS.Timeout | undefined;
   private rotationRetryAt = 0;
+  /** Index writes of sealed segments (and retention after them), in order. */
+  private indexing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Sealed segments, ascending; the newest ones' rows are cached. */
   private sealed: number[] = [];
@@ -205,6 +207,11 @@ export class AuditLog implements InvocationStore {
     while (this.blocked) await this.blocked;
   }
 
+  /** Resolves once the sealed segments' index files are written (they are written in the background). */
+  async indexed(): Promise<void> {
+    await this.indexing;
+  }
+
   async close(): Promise<void> {
     clearTimeout(this.healRetry);
     // Everything queued goes to the journal first (a rotation or repair may run meanwhile).
@@ -213,6 +220,7 @@ export class AuditLog implements InvocationStore {
       this.pump();
     } while (this.blocked);
     this.closed = true;
+    await this.indexing;
     await this.journal.close();
   }
 
@@ -350,7 +358,7 @@ export class AuditLog implements InvocationStore {
       this.sealed.push(old.segment);
       this.cache.set(old.segment, old);
       await oldJournal.close();
-      void this.finishSeal(old, open);
+      this.indexing = this.indexing.then(() => this.finishSeal(old, open));
     });
   }
 
