@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startEchoServer } from './echoServer.js';
+import { auditHistorySection } from './auditHistoryBench.js';
 import { extractionBenchSection } from './extractionBench.js';
 import type { LoadJob } from './loadClient.js';
 import { median, percentile, round } from './stats.js';
@@ -108,7 +109,7 @@ async function main() {
   }
   const m = (key: string) => median(runs.map((r) => r[key]!));
   const report =
-    renderReport(m, { idle: idle.rss, after1k: after1k.rss, after10k: after10k.rss }) + (await extractionBenchSection()) + (await stdioStartupSection(CLI));
+    renderReport(m, { idle: idle.rss, after1k: after1k.rss, after10k: after10k.rss }) + (await auditHistorySection()) + (await extractionBenchSection()) + (await stdioStartupSection(CLI));
   process.stdout.write(report);
   writeFileSync(`${ROOT}docs/benchmarks.md`, report);
   gateway.send({ type: 'stop' });

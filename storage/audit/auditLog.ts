@@ -75,12 +75,16 @@ export class AuditLog implements InvocationStore {
   private blocked: Promise<void> | undefined;
   private healRetry: NodeJS.Timeout | undefined;
   private rotationRetryAt = 0;
+  /** Segments sealed whose index file is still being written. */
+  private readonly sealing = new Map<number, SegmentRows>();
   /** Index writes of sealed segments (and retention after them), in order. */
   private indexing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Sealed segments, ascending; the newest ones' rows are cached. */
   private sealed: number[] = [];
-  private readonly cache = new LRUCache<number, SegmentRows>({ max: 3 });
+  private readonly cache = new LRUCache<number, SegmentRows>({ max: 2 });
+  /** fsyncs of the segments already sealed. */
+  private sealedFlushes = 0;
 
   private constructor(
     private readonly options: AuditLogOptions,
@@ -197,7 +201,7 @@ export class AuditLog implements InvocationStore {
 
   /** fsyncs so far (group commit makes this smaller than the number of records). */
   get flushCount(): number {
-    return this.journal.flushCount;
+    return this.sealedFlushes + this.journal.flushCount;
   }
 
   /** Seals the active segment now (benchmarks and tests; the log does it by itself when one is full). */
@@ -356,8 +360,10 @@ export class AuditLog implements InvocationStore {
       this.active = new SegmentRows(old.segment + 1);
       this.nextOffset = 0;
       this.sealed.push(old.segment);
-      this.cache.set(old.segment, old);
+      // Read from memory until its index file is written; then it leaves memory.
+      this.sealing.set(old.segment, old);
       await oldJournal.close();
+      this.sealedFlushes += oldJournal.flushCount;
       this.indexing = this.indexing.then(() => this.finishSeal(old, open));
     });
   }
@@ -368,6 +374,8 @@ export class AuditLog implements InvocationStore {
     } catch (error) {
       // A segment without its index is scanned when read, and re-indexed at the next start.
       this.options.log.error({ err: error, segment: old.segment }, 'could not write an audit segment index');
+    } finally {
+      this.sealing.delete(old.segment);
     }
     await this.applyRetention().catch((error: unknown) => this.options.log.error({ err: error }, 'audit retention failed'));
   }
@@ -391,7 +399,7 @@ export class AuditLog implements InvocationStore {
 
   /** A sealed segment's rows: cached, else from its index file, else rebuilt by scanning it. */
   private async segmentRows(segment: number): Promise<SegmentRows> {
-    const cached = this.cache.get(segment);
+    const cached = this.sealing.get(segment) ?? this.cache.get(segment);
     if (cached) return cached;
     const index = await readIndex(this.options.dir, segment);
     const rows = index ? SegmentRows.fromIndex(index) : await rowsFromScan(this.options.dir, segment);
