@@ -10,10 +10,12 @@ import {
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
-import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
+  /** Audit segments older than this are deleted (absent: kept). */
+  auditRetentionDays?: number;
   host: string;
   port: number;
   dataDir: string;
@@ -58,7 +60,10 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
-  const storage = await openStorage({ dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
+  const storage = await openStorage({
+    dataDir: config.dataDir, log, onJournalFsync: (ms) => metrics.journalFsynced(ms),
+    ...(config.auditRetentionDays !== undefined ? { auditRetentionDays: config.auditRetentionDays } : {}),
+  });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
@@ -128,6 +133,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     allowPrivateUrls: flags.allowPrivateUrls === true,
     downloadMirrors: downloadMirrorsFlag(flags),
     extractionLimits: extractionLimitsFlag(flags),
+    ...auditRetentionFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

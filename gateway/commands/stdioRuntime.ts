@@ -9,7 +9,7 @@ import { ensurePrivateDir, loadAdminToken, openStorage } from '../../storage/ind
 import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
-  adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 
@@ -28,7 +28,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
   // The store's own message (e.g. "file is not a database") does not say where; the client should know.
-  const storage = await openStorage({ dataDir, log }).catch((error: unknown) => {
+  const storage = await openStorage({ dataDir, log, ...auditRetentionFlag(flags) }).catch((error: unknown) => {
     throw new GatewayError('storage_unavailable', `cannot open the storage in ${dataDir}: ${(error as Error).message}`, { cause: error });
   });
   try {

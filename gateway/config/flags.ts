@@ -26,6 +26,7 @@ export const FLAGS = {
   allowPrivateUrls: { name: 'allow-private-urls', env: 'SCIGATE_ALLOW_PRIVATE_URLS', kind: 'boolean', default: 'false', help: 'let custom http/sse servers use private addresses (10/8, 172.16/12, 192.168/16, fc00::/7); loopback is always allowed' },
   downloadMirrors: { name: 'download-mirrors', env: 'SCIGATE_DOWNLOAD_MIRRORS', kind: 'json', default: '{}', help: 'fetch artifact downloads of these public origins from loopback mirrors (tests, offline runs) as JSON, e.g. {"https://arxiv.org":"http://127.0.0.1:8123"}; every check still applies to the public URL' },
   extractionLimits: { name: 'extraction-limits', env: 'SCIGATE_EXTRACTION_LIMITS', kind: 'json', default: '{}', help: 'paper_extract_pdf limits as JSON: maxBytes (default 67108864), maxPages (2000), maxHeapMb (256, the worker heap), timeoutMs (120000)' },
+  auditRetentionDays: { name: 'audit-retention-days', env: 'SCIGATE_AUDIT_RETENTION_DAYS', kind: 'count', help: 'delete audit history (tool calls with their arguments and results) older than this many days; unset keeps all of it' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -33,8 +34,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'logLevel'],
-  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'logLevel'],
+  stdio: ['dataDir', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
 };
