@@ -355,7 +355,8 @@ export class AuditLog implements InvocationStore {
         oldJournal.resume();
         return;
       }
-      const open = [...this.open.values()].map((o) => (o.line.record as IntentRecord).intent).concat(this.stale);
+      // A refused intent is not on disk: if it never gets there, its call has no row (the client was refused).
+      const open = [...this.open.values()].filter((o) => !o.failed).map((o) => (o.line.record as IntentRecord).intent).concat(this.stale);
       this.journal = next;
       this.active = new SegmentRows(old.segment + 1);
       this.nextOffset = 0;
