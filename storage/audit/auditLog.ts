@@ -80,6 +80,8 @@ export class AuditLog implements InvocationStore {
   /** Index writes of sealed segments (and retention after them), in order. */
   private indexing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Set by `close`: no repair or rotation starts any more. */
+  private closing = false;
   /** Sealed segments, ascending; the newest ones' rows are cached. */
   private sealed: number[] = [];
   private readonly cache = new LRUCache<number, SegmentRows>({ max: 2 });
@@ -217,12 +219,14 @@ export class AuditLog implements InvocationStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearTimeout(this.healRetry);
-    // Everything queued goes to the journal first (a rotation or repair may run meanwhile).
-    do {
-      while (this.blocked) await this.blocked.catch(() => {});
-      this.pump();
-    } while (this.blocked);
+    while (this.blocked) await this.blocked.catch(() => {});
+    // What is still queued goes to the journal (which drains it on close), unless the disk refuses.
+    for (const item of this.outbox.splice(0)) {
+      if (this.journal.failed) item.reject(unavailable(new Error('the audit log closed while the disk refused writes')));
+      else this.hand(item);
+    }
     this.closed = true;
     await this.indexing;
     await this.journal.close();
@@ -280,7 +284,7 @@ export class AuditLog implements InvocationStore {
 
   /** Hands every queued record to the journal, unless a repair or rotation has to run first. */
   private pump(): void {
-    if (this.blocked || this.closed) return;
+    if (this.blocked || this.closing) return;
     if (this.journal.failed) {
       if (this.outbox.length > 0 || this.held.length > 0) this.startHeal();
       return;
