@@ -176,12 +176,13 @@ export class AuditLog implements InvocationStore {
     const limit = options.limit ?? 100;
     const found = this.active.ofSession(sessionId, options.before);
     for (const row of this.queuedRows.values()) if (row.sessionId === sessionId && isAfterCursor(row, options.before)) found.push(row);
+    let newer: SegmentRows = this.active;
     for (const segment of [...this.sealed].reverse()) {
-      // Older segments hold older calls, except one that ran across a seal: one more segment is read
-      // past a full page, and rows still sort by start.
-      const full = found.length >= limit;
-      found.push(...(await this.segmentRows(segment)).ofSession(sessionId, options.before));
-      if (full) break;
+      found.sort(compareInvocations);
+      // Rows of older segments all ended, so started, before the newer segment's earliest end.
+      if (found.length >= limit && newer.minEndedAt !== '' && found[limit - 1]!.startedAt > newer.minEndedAt) break;
+      newer = await this.segmentRows(segment);
+      found.push(...newer.ofSession(sessionId, options.before));
     }
     return found.sort(compareInvocations).slice(0, limit).map((row) => ({ ...row }));
   }

@@ -24,6 +24,11 @@ export class SegmentRows {
   private readonly sessions = new Set<string>();
   lastSeq = 0;
   maxEndedAt = '';
+  /**
+   * The earliest end of its rows. Completions are appended as calls end, so every row of an older
+   * segment ended (and started) no later than this: a page whose last row started after it is final.
+   */
+  minEndedAt = '';
 
   constructor(readonly segment: number) {}
 
@@ -50,6 +55,7 @@ export class SegmentRows {
     this.rows.set(row.id, row);
     this.sessions.add(row.sessionId);
     if (row.endedAt > this.maxEndedAt) this.maxEndedAt = row.endedAt;
+    if (this.minEndedAt === '' || row.endedAt < this.minEndedAt) this.minEndedAt = row.endedAt;
   }
 
   /** The Session's rows after `before` (unsorted). */

@@ -61,6 +61,18 @@ describe('the audit log seals segments', () => {
     expect(await reopened.blob('f'.repeat(64))).toBeUndefined();
   });
 
+  it('a long call that ends segments after a newer one started still lists in start order', async () => {
+    const log = await openLog();
+    const long = row(300, { sessionId: 'ses_long', startedAt: at(0) });
+    await log.begin({ id: long.id, sessionId: long.sessionId, projectId: long.projectId, toolName: long.toolName, origin: long.origin, argumentsHash: long.argumentsHash, startedAt: long.startedAt }, encoder.encode('{}'));
+    // Started after the long call, ended at once: its row lands in the first segment.
+    await call(log, 301, { sessionId: 'ses_long', startedAt: at(50), endedAt: at(51) });
+    for (let i = 0; i < 25; i++) await call(log, i, { startedAt: at(100 + i), endedAt: at(100 + i) });
+    await log.complete({ ...long, endedAt: at(200) }, encoder.encode('{}'));
+    expect(ids(await log.listBySession('ses_long', { limit: 1 }))).toEqual(['inv_301']);
+    expect(ids(await log.listBySession('ses_long', { limit: 5 }))).toEqual(['inv_301', 'inv_300']);
+  });
+
   it('a call in flight across a seal is interrupted at the next start (only the newest index and the active segment are read)', async () => {
     const log = await openLog();
     const open = row(100, { startedAt: at(0) });
