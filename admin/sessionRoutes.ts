@@ -42,7 +42,15 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
   router.get('/sessions/:id/invocations', async (req, res) => {
     await requireSession(deps.sessions, req.params.id);
     const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
-    res.json({ invocations: await deps.invocations.listBySession(req.params.id, { limit }) });
+    const before = typeof req.query.before === 'string' ? await deps.invocations.get(req.query.before) : undefined;
+    if (req.query.before !== undefined && before?.sessionId !== req.params.id) {
+      throw new GatewayError('invalid_input', 'before must be the id of an invocation of this session (the last one of the previous page, from "next").', {
+        details: { field: 'before' },
+      });
+    }
+    const invocations = await deps.invocations.listBySession(req.params.id, { limit, ...(before ? { before } : {}) });
+    // The cursor of the next (older) page, while this one was full.
+    res.json({ invocations, next: invocations.length === limit ? invocations.at(-1)!.id : null });
   });
 
   router.get('/sessions/:id/invocations/:invocationId', async (req, res) => {

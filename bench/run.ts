@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeDocSection } from './docSections.js';
 import { startEchoServer } from './echoServer.js';
+import { auditHistorySection } from './auditHistoryBench.js';
 import { extractionBenchSection } from './extractionBench.js';
 import type { LoadJob } from './loadClient.js';
 import { loadParallel } from './loadRunner.js';
@@ -144,6 +145,7 @@ async function main() {
   echo.server.close();
   arxiv.server.close();
   if (process.argv.includes('--gateway-only')) return;
+  writeDocSection(DOC, 'audit-history', await auditHistorySection());
   writeDocSection(DOC, 'extraction', await extractionBenchSection());
   writeDocSection(DOC, 'stdio-startup', await stdioStartupSection(CLI));
   await (await import('./downloadBench.js')).appendDownloadBench(ROOT);

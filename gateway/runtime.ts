@@ -131,6 +131,9 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   // Requests left pending by a crash can never be answered now: mark them before serving.
   await permissionGate.orphanPending();
+  // Calls in flight at a crash never finish now: their rows say so rather than staying invisible.
+  const interrupted = await options.invocations.interruptUnfinished(new Date(options.clock.now()).toISOString());
+  if (interrupted > 0) options.log.warn({ interrupted }, 'tool calls in flight at the last stop were marked interrupted');
   await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log });
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });

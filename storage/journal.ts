@@ -9,17 +9,27 @@ export interface JournalEntry {
   params: Array<string | number | null>;
 }
 
+/** Any journal line: numbered, so the last acknowledged one is known. */
+export interface SequencedEntry {
+  seq: number;
+}
+
+/** Tells a sound line's parsed JSON from anything else (a line that fails it ends the sound prefix). */
+export type EntryCheck<E> = (value: unknown) => value is E;
+
 /** What a journal file holds: its sound entries, where they end, and anything after them. */
-export interface JournalContents {
-  entries: JournalEntry[];
+export interface JournalContents<E extends SequencedEntry = JournalEntry> {
+  entries: E[];
   /** Length in bytes of the prefix made of complete, parseable, newline-terminated lines. */
   soundBytes: number;
   /** The bytes after the sound prefix (a torn or corrupt tail), if any. */
   torn?: Buffer;
 }
 
-export interface JournalOptions {
+export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   log: Logger;
+  /** What a sound line holds (default: a SQL journal entry). */
+  isEntry?: EntryCheck<E>;
   /** Called synchronously when an append or fsync fails, before any writer hears about it. */
   onFailure?: (error: unknown) => void;
   /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
@@ -35,12 +45,12 @@ interface Pending {
 }
 
 /**
- * Append-only write-ahead journal. `append` resolves only after the line is fsynced; lines that
+ * Append-only write-ahead journal of JSON lines (SQL writes by default; the audit log's records too). `append` resolves only after the line is fsynced; lines that
  * arrive while a sync runs share the next one (group commit). A failed write or fsync poisons the
  * journal: every append is refused (`storage_unavailable`) until `repair` has cut the file back to
  * the last acknowledged line, so nothing is ever appended after bytes of unknown state.
  */
-export class Journal {
+export class Journal<E extends SequencedEntry = JournalEntry> {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private paused = false;
@@ -51,7 +61,7 @@ export class Journal {
   private constructor(
     private readonly handle: FileHandle,
     private readonly path: string,
-    private readonly options: JournalOptions,
+    private readonly options: JournalOptions<E>,
     /** File length up to the end of the last acknowledged line. */
     private soundBytes: number,
     /** Sequence number of the last acknowledged entry (0 before any). */
@@ -63,8 +73,8 @@ export class Journal {
    * `<path>.torn-<time>`, with a warning) and cutting the file back to its last sound line, so
    * new lines never join onto a fragment. Returns the sound entries for replay.
    */
-  static async open(path: string, options: JournalOptions): Promise<{ journal: Journal; entries: JournalEntry[] }> {
-    const contents = await readJournal(path);
+  static async open<E extends SequencedEntry = JournalEntry>(path: string, options: JournalOptions<E>): Promise<{ journal: Journal<E>; entries: E[] }> {
+    const contents = await readJournal(path, options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
     const handle = await open(path, 'a+', FILE_MODE);
     try {
       if (contents.torn) await setTornTailAside(handle, path, contents, options);
@@ -81,11 +91,19 @@ export class Journal {
     return this.failure !== undefined;
   }
 
-  /** Appends an entry; resolves once it is on disk. */
-  append(entry: JournalEntry): Promise<void> {
+  /** Length in bytes of the acknowledged lines (where the next line starts once all before it are on disk). */
+  get size(): number {
+    return this.soundBytes;
+  }
+
+  /**
+   * Appends an entry; resolves once it is on disk. `line` is the entry's JSON line when the caller
+   * already serialized it (to know its length), so it is not serialized twice.
+   */
+  append(entry: E, line = `${JSON.stringify(entry)}\n`): Promise<void> {
     if (this.failed) return Promise.reject(unavailable(this.failure));
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(entry)}\n`, seq: entry.seq, resolve, reject });
+      this.pending.push({ line, seq: entry.seq, resolve, reject });
       this.kick();
     });
   }
@@ -121,7 +139,7 @@ export class Journal {
     try {
       await this.handle.truncate(this.soundBytes);
       await this.handle.sync();
-      const check = await readJournal(this.path);
+      const check = await readJournal(this.path, this.options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
       if (check.torn || check.soundBytes !== this.soundBytes) throw new Error('the journal does not end at its last acknowledged line');
     } catch (error) {
       throw unavailable(error);
@@ -177,7 +195,7 @@ export class Journal {
 }
 
 /** Reads a journal file: the entries of its sound prefix and the bytes after it (if any). */
-export async function readJournal(path: string): Promise<JournalContents> {
+export async function readJournal<E extends SequencedEntry = JournalEntry>(path: string, isEntry?: EntryCheck<E>): Promise<JournalContents<E>> {
   let bytes: Buffer;
   try {
     const handle = await open(path, 'r');
@@ -186,16 +204,17 @@ export async function readJournal(path: string): Promise<JournalContents> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0 };
     throw error;
   }
-  return parseJournal(bytes);
+  return parseJournal(bytes, isEntry);
 }
 
 /** Splits journal bytes into sound entries and a tail; a line without its newline is torn. */
-export function parseJournal(bytes: Buffer): JournalContents {
-  const entries: JournalEntry[] = [];
+export function parseJournal<E extends SequencedEntry = JournalEntry>(bytes: Buffer, isEntry?: EntryCheck<E>): JournalContents<E> {
+  const check = isEntry ?? (isJournalEntry as unknown as EntryCheck<E>);
+  const entries: E[] = [];
   let start = 0;
   while (start < bytes.length) {
     const end = bytes.indexOf(0x0a, start);
-    const entry = end === -1 ? undefined : parseEntry(bytes.toString('utf8', start, end));
+    const entry = end === -1 ? undefined : parseEntry(bytes.toString('utf8', start, end), check);
     if (!entry) return { entries, soundBytes: start, torn: bytes.subarray(start) };
     entries.push(entry);
     start = end + 1;
@@ -203,7 +222,7 @@ export function parseJournal(bytes: Buffer): JournalContents {
   return { entries, soundBytes: start };
 }
 
-async function setTornTailAside(handle: FileHandle, path: string, contents: JournalContents, options: JournalOptions): Promise<void> {
+async function setTornTailAside<E extends SequencedEntry>(handle: FileHandle, path: string, contents: JournalContents<E>, options: JournalOptions<E>): Promise<void> {
   const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
   const aside = `${path}.torn-${stamp}`;
   // Saved first and durably: if that fails, start-up stops rather than dropping bytes unseen.
@@ -223,12 +242,16 @@ function unavailable(cause: unknown): GatewayError {
   });
 }
 
-function parseEntry(line: string): JournalEntry | undefined {
+function parseEntry<E>(line: string, isEntry: EntryCheck<E>): E | undefined {
   try {
-    const value = JSON.parse(line) as JournalEntry;
-    const ok = Number.isInteger(value.seq) && typeof value.sql === 'string' && Array.isArray(value.params);
-    return ok ? value : undefined;
+    const value: unknown = JSON.parse(line);
+    return isEntry(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isJournalEntry(value: unknown): value is JournalEntry {
+  const entry = value as JournalEntry | null;
+  return typeof entry === 'object' && entry !== null && Number.isInteger(entry.seq) && typeof entry.sql === 'string' && Array.isArray(entry.params);
 }

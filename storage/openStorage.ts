@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { ArtifactRepository } from './artifactRepository.js';
+import { AuditCas } from './audit/auditCas.js';
+import { AuditLog } from './audit/auditLog.js';
+import { moveLegacyInvocations } from './audit/legacyInvocations.js';
 import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
 import { ExtractionRepository } from './extractionRepository.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { OAuthLoginFileStore } from './oauthLoginFileStore.js';
-import { InvocationRepository } from './invocationRepository.js';
 import { ProjectRepository } from './projectRepository.js';
 import { PermissionRepository } from './permissionRepository.js';
 import { SessionRepository } from './sessionRepository.js';
@@ -31,28 +33,55 @@ export interface OpenStorageOptions {
   log: Logger;
   now?: () => Date;
   checkpointEvery?: number;
-  /** Told how long each journal fsync took, in ms (metrics). */
+  /** Told how long each journal fsync took, in ms (metrics; the audit log's fsyncs too). */
   onJournalFsync?: (ms: number) => void;
+  /** Audit segments whose newest call ended longer ago are deleted (default: kept). */
+  auditRetentionDays?: number;
+  /** Calls per audit segment (default 4096; tests make it small to see segments seal). */
+  auditSegmentRows?: number;
 }
 
-/** Opens the embedded store in `dataDir` (created 0700): database + journal and the CAS. */
-export async function openStorage(options: OpenStorageOptions): Promise<Storage & EncryptedStores & { database: SqlDatabase }> {
+/**
+ * Opens the embedded store in `dataDir` (created 0700): database + journal for what the gateway
+ * decides with, the audit log (`audit/`) for the invocation history and its blobs, and the CAS.
+ */
+export async function openStorage(options: OpenStorageOptions): Promise<Storage & EncryptedStores & { database: SqlDatabase; audit: AuditLog }> {
   await ensurePrivateDir(options.dataDir);
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
   const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir);
   const database = await SqlDatabase.open(options);
+  const audit = await AuditLog.open({
+    dir: join(options.dataDir, 'audit'),
+    log: options.log,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.onJournalFsync ? { onFsync: options.onJournalFsync } : {}),
+    ...(options.auditRetentionDays !== undefined ? { retentionDays: options.auditRetentionDays } : {}),
+    ...(options.auditSegmentRows !== undefined ? { segmentRows: options.auditSegmentRows } : {}),
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  await moveLegacyInvocations(database, audit, options.log);
+  const cas = new AuditCas(audit, new FileCas(join(options.dataDir, 'cas')));
   return {
     database,
+    audit,
     sessions: new SessionRepository(database),
-    invocations: new InvocationRepository(database),
+    invocations: audit,
     permissions: new PermissionRepository(database),
-    cas: new FileCas(join(options.dataDir, 'cas')),
+    cas,
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
     artifacts: new ArtifactRepository(database),
     extractions: new ExtractionRepository(database),
     customServerStore,
     oauthLogins,
-    close: () => database.close(),
+    close: async () => {
+      try {
+        await audit.close();
+      } finally {
+        await database.close();
+      }
+    },
   };
 }

@@ -11,10 +11,12 @@ import {
 import { stopSignal } from './stopSignal.js';
 import { openConfiguredStore, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
-import { adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
+  /** Audit segments older than this are deleted (absent: kept). */
+  auditRetentionDays?: number;
   host: string;
   port: number;
   dataDir: string;
@@ -65,7 +67,10 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const metrics = await createGatewayMetrics();
   if (config.redisUrl) secrets.register('redis-password', () => redisPassword(config.redisUrl!));
   const shared = config.redisUrl ? await openShared(config.redisUrl, log, config.clock ?? systemClock) : undefined;
-  const storage = await openConfiguredStore({ store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms) });
+  const storage = await openConfiguredStore({
+    store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms),
+    ...(config.auditRetentionDays !== undefined ? { auditRetentionDays: config.auditRetentionDays } : {}),
+  });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
@@ -159,6 +164,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     downloadMirrors: downloadMirrorsFlag(flags),
     extractionLimits: extractionLimitsFlag(flags),
     ...(typeof flags.redis === 'string' ? { redisUrl: flags.redis } : {}),
+    ...auditRetentionFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

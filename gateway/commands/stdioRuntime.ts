@@ -9,7 +9,7 @@ import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
-  adminAppFor, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 import { openConfiguredStore, storeFlag } from './storeWiring.js';
@@ -29,7 +29,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
   const store = storeFlag(flags);
-  const storage = await openConfiguredStore({ store, dataDir, log, secrets }).catch((error: unknown) => {
+  const storage = await openConfiguredStore({ store, dataDir, log, secrets, ...auditRetentionFlag(flags) }).catch((error: unknown) => {
     // PostgreSQL's errors already name the server; the embedded store's own message (e.g. "file is
     // not a database") does not say where, and the client should know.
     if (store && error instanceof GatewayError) throw error;

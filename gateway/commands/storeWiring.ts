@@ -23,6 +23,8 @@ export interface ConfiguredStoreOptions {
   /** The store's password joins the scrubbed secrets before anything can log it. */
   secrets: SecretScrubber;
   onJournalFsync?: (ms: number) => void;
+  /** The embedded audit log's retention (`--audit-retention-days`). */
+  auditRetentionDays?: number;
 }
 
 /** Makes the logger scrub the URL's password (a driver or error message might carry it). */
@@ -39,5 +41,6 @@ export function openConfiguredStore(options: ConfiguredStoreOptions): Promise<Op
     log: options.log,
     ...(options.store ? { store: options.store } : {}),
     ...(options.onJournalFsync ? { onJournalFsync: options.onJournalFsync } : {}),
+    ...(options.auditRetentionDays !== undefined ? { auditRetentionDays: options.auditRetentionDays } : {}),
   });
 }

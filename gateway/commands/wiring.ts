@@ -180,6 +180,11 @@ export function extractionLimitsFlag(flags: FlagValues): Partial<ExtractionLimit
 }
 
 /** `--approval-timeout` (seconds) and `--elicitation on|off`. */
+/** `--audit-retention-days`, as openStorage takes it (absent: history is kept). */
+export function auditRetentionFlag(flags: FlagValues): { auditRetentionDays?: number } {
+  return flags.auditRetentionDays === undefined ? {} : { auditRetentionDays: Number(flags.auditRetentionDays) };
+}
+
 export function permissionFlags(flags: FlagValues): Pick<RuntimeConfig, 'approvalTimeoutMs' | 'elicitation'> {
   return { approvalTimeoutMs: Number(flags.approvalTimeout ?? 900) * 1000, elicitation: flags.elicitation !== 'off' };
 }

@@ -29,6 +29,7 @@ export const FLAGS = {
   store: { name: 'store', env: 'SCIGATE_STORE', kind: 'string', default: 'embedded', help: 'where sessions, audit and blobs live: embedded (sql.js + journal + CAS in the data dir) or postgres://user:password@host:5432/database (several replicas share it)' },
   to: { name: 'to', env: 'SCIGATE_MIGRATE_TO', kind: 'string', help: 'the PostgreSQL to move the data dir into: postgres://user:password@host:5432/database' },
   redis: { name: 'redis', env: 'SCIGATE_REDIS', kind: 'string', help: 'share source limits, the result cache and events with the other replicas through this Redis, e.g. redis://redis:6379 (default: this process only)' },
+  auditRetentionDays: { name: 'audit-retention-days', env: 'SCIGATE_AUDIT_RETENTION_DAYS', kind: 'count', help: 'delete audit history (tool calls with their arguments and results) older than this many days; unset keeps all of it' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -36,8 +37,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token' | 'migrate', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'redis', 'logLevel'],
-  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'logLevel'],
+  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
   migrate: ['dataDir', 'to', 'logLevel'],

@@ -7,7 +7,7 @@ export type { NewId } from './ids.js';
 export { deferredLogger, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type {
-  ApprovalMode, AuthorizationBasis, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
+  ApprovalMode, AuthorizationBasis, InvocationCursor, InvocationIntent, InvocationOrigin, InvocationRecord, PermissionAuthorizationRecord, PermissionChannel,
   PermissionDecision, PermissionGrantRecord, PermissionRequestRecord, PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 export type {
@@ -46,3 +46,4 @@ export type {
 } from './extractionRecords.js';
 export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
 export type { ExtractionStore } from './extractionStore.js';
+export { compareInvocations, isAfterCursor, interruptedInvocation } from './invocationOrder.js';

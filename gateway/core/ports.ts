@@ -2,7 +2,7 @@ import type { CustomServerConfig } from '../../catalog/index.js';
 import type { ArtifactStore } from './artifactPorts.js';
 import type { ExtractionStore } from './extractionStore.js';
 import type {
-  ApprovalMode, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
+  ApprovalMode, InvocationCursor, InvocationIntent, InvocationRecord, PermissionAuthorizationRecord, PermissionGrantRecord, PermissionRequestRecord,
   PermissionRequestStatus, ProjectRecord, SessionRecord,
 } from './records.js';
 
@@ -22,12 +22,34 @@ export interface SessionStore {
   setConnectors(id: string, connectors: string[] | null): Promise<void>;
 }
 
-/** Persists Invocation audit rows; every write is durable when the promise resolves. */
+/**
+ * Persists Invocation audit rows in two steps: the intent when a call starts, the whole row when it
+ * ends. Each resolves once durable; an adapter may share one sync among all writes that arrived
+ * meanwhile (group commit). The intent carries the canonical arguments and the completion the stored
+ * result (or error): afterwards `Storage.cas.get(hash)` returns those bytes. A row is visible to
+ * `get`/`listBySession` from its completion (or interruption) on; a call still running is not.
+ */
 export interface InvocationStore {
-  record(invocation: InvocationRecord): Promise<void>;
+  /** Records that a call started, with its canonical arguments. Rejects an id that was used before. */
+  begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void>;
+  /**
+   * Records how a call ended: the whole row, with its result (or error) bytes; visible to reads at
+   * once, durable when the promise resolves. May be called before `begin` resolved (the adapter
+   * orders it after its intent) and after `begin` was refused (the row then stands alone). Rejects
+   * when the id already has a row.
+   */
+  complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void>;
+  /**
+   * Start-up after a crash: every intent without a completion ends as `interrupted` (error code
+   * `interrupted`, ended at `at`). Resolves with how many.
+   */
+  interruptUnfinished(at: string): Promise<number>;
   get(id: string): Promise<InvocationRecord | undefined>;
-  /** The Session's Invocations, newest first; at most `limit` (default 100). */
-  listBySession(sessionId: string, options?: { limit?: number }): Promise<InvocationRecord[]>;
+  /**
+   * The Session's Invocations, newest first (ties by id); at most `limit` (default 100). With
+   * `before`, the page that follows the row it names.
+   */
+  listBySession(sessionId: string, options?: { limit?: number; before?: InvocationCursor }): Promise<InvocationRecord[]>;
 }
 
 /** How a pending PermissionRequest ended. */

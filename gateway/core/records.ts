@@ -84,7 +84,8 @@ export interface PermissionAuthorizationRecord {
 }
 
 export type InvocationOrigin = 'agent' | 'inspector';
-export type InvocationStatus = 'ok' | 'error' | 'cancelled';
+/** `interrupted`: the call had started (its intent was durable) when the gateway stopped without finishing it. */
+export type InvocationStatus = 'ok' | 'error' | 'cancelled' | 'interrupted';
 
 /** The audit row every governed call writes, success or not. */
 export interface InvocationRecord {
@@ -110,6 +111,15 @@ export interface InvocationRecord {
   authorizationId: string | null;
   startedAt: string;
   endedAt: string;
+}
+
+/** What is known of an Invocation when it starts: recorded (durably) before any upstream result is answered. */
+export type InvocationIntent = Pick<InvocationRecord, 'id' | 'sessionId' | 'projectId' | 'toolName' | 'origin' | 'argumentsHash' | 'startedAt'>;
+
+/** Where a page of Invocations ended: the last row's start time and id (rows are ordered newest first, then by id). */
+export interface InvocationCursor {
+  startedAt: string;
+  id: string;
 }
 
 /** A Project groups Sessions (`?project=`) and holds the connector selection they inherit. */

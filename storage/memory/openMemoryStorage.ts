@@ -10,14 +10,15 @@ import { MemorySettingsStore } from './memorySettingsStore.js';
 
 /** Every port in memory, nothing on disk: for tests and for trying the gateway without a data directory. */
 export function openMemoryStorage(): Storage {
+  const cas = new MemoryCas();
   return {
     sessions: new MemorySessionStore(),
-    invocations: new MemoryInvocationStore(),
+    invocations: new MemoryInvocationStore(cas),
     permissions: new MemoryPermissionStore(),
     projects: new MemoryProjectStore(),
     settings: new MemorySettingsStore(),
     extractions: new MemoryExtractionStore(),
-    cas: new MemoryCas(),
+    cas,
     artifacts: new MemoryArtifactStore(),
     close: async () => {},
   };

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { sha256Hex, type Cas, type InvocationRecord, type Logger, type Storage } from '../../gateway/core/index.js';
 import { pathExists } from '../dataDir.js';
 import { SHA256_HEX } from '../fileCas.js';
-import { invocationRows } from '../invocationRepository.js';
+import { invocationRows } from '../invocationRows.js';
 import { openStorage } from '../openStorage.js';
 import { openPostgresStorage } from './openPostgresStorage.js';
 

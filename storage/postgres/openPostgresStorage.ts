@@ -1,13 +1,13 @@
 import type { Logger, Storage } from '../../gateway/core/index.js';
 import { ArtifactRepository } from '../artifactRepository.js';
 import { ExtractionRepository } from '../extractionRepository.js';
-import { InvocationRepository } from '../invocationRepository.js';
 import { PermissionRepository } from '../permissionRepository.js';
 import { ProjectRepository } from '../projectRepository.js';
 import { SessionRepository } from '../sessionRepository.js';
 import { SettingsRepository } from '../settingsRepository.js';
 import { PgCas } from './pgCas.js';
 import { PgDatabase } from './pgDatabase.js';
+import { PgInvocationStore } from './pgInvocationStore.js';
 import { migratePostgres } from './pgMigrate.js';
 
 export interface OpenPostgresStorageOptions {
@@ -32,12 +32,13 @@ export async function openPostgresStorage(options: OpenPostgresStorageOptions): 
     await database.close().catch(() => {});
     throw error;
   }
+  const cas = new PgCas(database);
   return {
     database,
     sessions: new SessionRepository(database),
-    invocations: new InvocationRepository(database),
+    invocations: new PgInvocationStore(database, cas),
     permissions: new PermissionRepository(database),
-    cas: new PgCas(database),
+    cas,
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
     artifacts: new ArtifactRepository(database),

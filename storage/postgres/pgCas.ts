@@ -14,12 +14,19 @@ export class PgCas implements Cas {
 
   constructor(private readonly db: PgDatabase) {}
 
+  /** Blobs being written: readable at once by this process, as its Invocation rows are. */
+  private readonly writing = new Map<string, Buffer>();
+
   async put(bytes: Uint8Array): Promise<string> {
     const hash = sha256Hex(bytes);
     if (this.known.has(hash)) return hash;
-    await this.db.write('INSERT INTO cas_blobs (hash, bytes, size_bytes) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [
-      hash, Buffer.from(bytes), bytes.byteLength,
-    ]);
+    const buffer = Buffer.from(bytes);
+    this.writing.set(hash, buffer);
+    try {
+      await this.db.write('INSERT INTO cas_blobs (hash, bytes, size_bytes) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, buffer, bytes.byteLength]);
+    } finally {
+      this.writing.delete(hash);
+    }
     if (this.known.size >= MAX_KNOWN) this.known.clear();
     this.known.add(hash);
     return hash;
@@ -27,6 +34,8 @@ export class PgCas implements Cas {
 
   async get(hash: string): Promise<Buffer | undefined> {
     if (!SHA256_HEX.test(hash)) return undefined;
+    const writing = this.writing.get(hash);
+    if (writing) return writing;
     const row = (await this.db.all('SELECT bytes FROM cas_blobs WHERE hash = ?', [hash]))[0];
     return row ? (row.bytes as Buffer) : undefined;
   }

@@ -1,72 +1,102 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, SecretScrubber, silentLogger } from '../../gateway/core/index.js';
+import { GatewayError, SecretScrubber, silentLogger, type InvocationIntent, type InvocationRecord } from '../../gateway/core/index.js';
 import { withAudit, type AuditedRequest, type Handler } from '../../gateway/broker/index.js';
 import { noopMetrics } from '../../gateway/metrics/index.js';
-import { FakeClock, MemoryCas, MemoryInvocations, arxivResult, newRequest, rawOf, searchTool } from '../fixtures/brokerDoubles.js';
+import { FakeClock, MemoryInvocations, arxivResult, newRequest, rawOf, searchTool } from '../fixtures/brokerDoubles.js';
 
-/** A CAS whose disk is full: every put fails as the file system would. */
-class FullCas extends MemoryCas {
-  override async put(): Promise<string> {
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+/** An invocation store whose disk refuses the first `failures` intents, and every completion if `refuseCompletions`. */
+class RefusingInvocations extends MemoryInvocations {
+  constructor(private failures: number, private readonly refuseCompletions = false) {
+    super();
+  }
+  override async begin(intent: InvocationIntent, bytes: Uint8Array) {
+    if (this.failures-- > 0) throw new GatewayError('storage_unavailable', 'journal refused', { retryable: true });
+    return super.begin(intent, bytes);
+  }
+  override async complete(row: InvocationRecord, bytes: Uint8Array | null) {
+    if (this.refuseCompletions) throw new GatewayError('storage_unavailable', 'journal refused', { retryable: true });
+    return super.complete(row, bytes);
   }
 }
 
-/** An invocation store whose journal refuses the first `failures` rows. */
-class RefusingInvocations extends MemoryInvocations {
-  constructor(private failures: number) {
-    super();
+/** An invocation store whose intents become durable only when the test says so. */
+class SlowSyncInvocations extends MemoryInvocations {
+  private readonly waiting: Array<() => void> = [];
+  override async begin(intent: InvocationIntent, bytes: Uint8Array) {
+    const stored = super.begin(intent, bytes);
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return stored;
   }
-  override async record(row: Parameters<MemoryInvocations['record']>[0]) {
-    if (this.failures-- > 0) throw new GatewayError('storage_unavailable', 'journal refused', { retryable: true });
-    return super.record(row);
+  syncAll(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
   }
 }
 
 // Both resolve the (idempotent) arXiv search first, as withResolve would.
 const succeeds: Handler<AuditedRequest> = async (call) => {
   call.trail.resolved(searchTool);
+  call.trail.attempted();
   return { raw: rawOf(arxivResult()), result: arxivResult() };
 };
 const upstreamFails: Handler<AuditedRequest> = async (call) => {
   call.trail.resolved(searchTool);
   throw new GatewayError('upstream_error', 'bad gateway');
 };
+const cacheHit: Handler<AuditedRequest> = async (call) => {
+  call.trail.resolved(searchTool);
+  call.trail.cacheHit();
+  return { raw: rawOf(arxivResult()), result: arxivResult() };
+};
+
+const depsOf = (invocations: MemoryInvocations) => ({ invocations, clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics });
 
 /** What the client is answered: the outcome's status, or the code of the error thrown. */
-async function answered(handler: Handler<AuditedRequest>, deps: Parameters<typeof withAudit>[0], invocationId: string): Promise<string> {
-  return withAudit(deps)(handler)(newRequest({ invocationId })).then(
+async function answered(handler: Handler<AuditedRequest>, invocations: MemoryInvocations, invocationId: string): Promise<string> {
+  return withAudit(depsOf(invocations))(handler)(newRequest({ invocationId })).then(
     () => 'ok',
     (error: GatewayError) => error.code,
   );
 }
 
 describe('the audit never records an outcome the client did not receive', () => {
-  it('a result whose blobs cannot be stored is answered storage_unavailable, and no row says ok', async () => {
-    const invocations = new MemoryInvocations();
-    const deps = { invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics };
+  it('a call whose intent cannot be stored is answered storage_unavailable (structured, never internal); with nothing stored, no row', async () => {
+    const invocations = new RefusingInvocations(Number.POSITIVE_INFINITY, true);
     for (const [i, handler] of [succeeds, upstreamFails].entries()) {
-      const code = await answered(handler, deps, `inv_${i}`);
-      expect(code).toBe('storage_unavailable');
-      // Nothing could be stored: no row at all rather than one claiming another outcome.
-      expect(invocations.rows.filter((r) => r.id === `inv_${i}`)).toEqual([]);
+      expect(await answered(handler, invocations, `inv_${i}`)).toBe('storage_unavailable');
     }
-  });
-
-  it('a row the journal refuses is answered storage_unavailable, and that is what the audit then holds', async () => {
-    const invocations = new RefusingInvocations(1);
-    const cas = new MemoryCas();
-    const code = await answered(succeeds, { invocations, cas, clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics }, 'inv_r');
-    expect(code).toBe('storage_unavailable');
-    expect(invocations.rows.map((r) => [r.id, r.status, r.errorCode])).toEqual([['inv_r', 'error', 'storage_unavailable']]);
-    const stored = JSON.parse(cas.blobs.get(invocations.rows[0]!.casHash!)!.toString());
-    expect(stored.error).toMatchObject({ code: 'storage_unavailable', retryable: true });
-  });
-
-  it('when nothing at all can be stored the client still gets a structured storage_unavailable, never internal', async () => {
-    const invocations = new RefusingInvocations(Number.POSITIVE_INFINITY);
-    const error = await withAudit({ invocations, cas: new FullCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics })(succeeds)(newRequest()).catch((e) => e);
+    const error = await withAudit(depsOf(invocations))(succeeds)(newRequest()).catch((e) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect(error.toJSON()).toMatchObject({ code: 'storage_unavailable', retryable: true });
     expect(invocations.rows).toEqual([]);
+  });
+
+  it('a refused intent\'s row, if the store takes it, says storage_unavailable (what the client heard), never ok', async () => {
+    const invocations = new RefusingInvocations(1);
+    expect(await answered(succeeds, invocations, 'inv_refused')).toBe('storage_unavailable');
+    expect(await answered(succeeds, invocations, 'inv_ok')).toBe('ok');
+    expect(invocations.rows.map((r) => [r.id, r.status, r.errorCode])).toEqual([['inv_refused', 'error', 'storage_unavailable'], ['inv_ok', 'ok', null]]);
+    const stored = JSON.parse(invocations.cas.blobs.get(invocations.rows[0]!.casHash!)!.toString());
+    expect(stored.error).toMatchObject({ code: 'storage_unavailable', retryable: true });
+  });
+});
+
+describe('no upstream result reaches the client before its intent is durable', () => {
+  it('a call that reached the upstream waits for its intent; its completion is recorded once the answer goes out', async () => {
+    const invocations = new SlowSyncInvocations();
+    let settled = false;
+    const call = answered(succeeds, invocations, 'inv_slow').finally(() => (settled = true));
+    // The upstream has answered (the handler resolved at once); the intent is not durable yet.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    invocations.syncAll();
+    expect(await call).toBe('ok');
+    expect(invocations.rows.map((r) => [r.id, r.status, r.attempts])).toEqual([['inv_slow', 'ok', 1]]);
+  });
+
+  it('a cache hit, which reached no upstream, is answered before its intent is durable', async () => {
+    const invocations = new SlowSyncInvocations();
+    expect(await answered(cacheHit, invocations, 'inv_hit')).toBe('ok');
+    expect(invocations.rows.map((r) => [r.id, r.status, r.cacheHit])).toEqual([['inv_hit', 'ok', true]]);
+    invocations.syncAll();
   });
 });

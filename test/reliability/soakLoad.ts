@@ -3,7 +3,7 @@ import { answerOf, type Answer, type GatewayProcess } from './gatewayProcess.js'
 
 /** Everything the gateway acknowledged to a client during the soak, to find again after each kill -9. */
 export interface Ledger {
-  answers: Answer[];
+  answers: LedgerAnswer[];
   /** Projects answered 201. */
   projects: string[];
   /** The config project's name: every name it was acknowledged, in order, and one in flight at the kill. */
@@ -13,7 +13,17 @@ export interface Ledger {
   decisions: Array<{ sessionId: string; requestId: string; status: 'allowed' | 'denied' }>;
 }
 
+/** An answer, with when the client had it (performance.now()) and whether that was just before a kill. */
+export interface LedgerAnswer extends Answer {
+  at: number;
+  /** Answered within the audit's commit window before a kill (measured generously, 2 s): the completion may not be durable. */
+  nearKill?: boolean;
+}
+
 export const CONFIG_PROJECT = 'soak-config';
+
+/** How long before a kill an answer counts as `nearKill`. */
+const NEAR_KILL_MS = 2000;
 
 /** Runs until `stopped()`: errors once the gateway is killed are expected (nothing was acknowledged). */
 type Worker = (stopped: () => boolean) => Promise<void>;
@@ -23,7 +33,7 @@ export function arxivWorker(client: Client, ledger: Ledger): Worker {
   return async (stopped) => {
     while (!stopped()) {
       const result = await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } });
-      ledger.answers.push(answerOf(result));
+      ledger.answers.push({ ...answerOf(result), at: performance.now() });
     }
   };
 }
@@ -39,7 +49,7 @@ export function permissionWorker(gateway: GatewayProcess, client: Client, sessio
       const decision = n % 3 === 2 ? 'deny' : 'allow_once';
       const decided = await gateway.api.post(`/api/permission-requests/${requestId}/decision`, { decision });
       if (decided.status === 200) ledger.decisions.push({ sessionId, requestId, status: decision === 'deny' ? 'denied' : 'allowed' });
-      ledger.answers.push(await call);
+      ledger.answers.push({ ...(await call), at: performance.now() });
     }
   };
 }
@@ -73,14 +83,18 @@ export function adminWorker(gateway: GatewayProcess, cycle: number, ledger: Ledg
  * `maxLoadMs`) plus `extraMs`, so each kill lands under load whatever the machine's speed; then
  * waits for every worker to give up.
  */
-export async function loadThenKill(gateway: GatewayProcess, workers: Worker[], options: { acked: () => number; minAcked: number; extraMs: number; maxLoadMs: number }): Promise<void> {
+export async function loadThenKill(
+  gateway: GatewayProcess, workers: Worker[], ledger: Ledger, options: { acked: () => number; minAcked: number; extraMs: number; maxLoadMs: number },
+): Promise<void> {
   let stopped = false;
   const running = workers.map((w) => w(() => stopped).catch(() => {}));
   const target = options.acked() + options.minAcked;
   const giveUpAt = Date.now() + options.maxLoadMs;
   while (options.acked() < target && Date.now() < giveUpAt) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, options.extraMs));
+  const killedAt = performance.now();
   await gateway.kill9();
   stopped = true;
   await Promise.all(running);
+  for (const answer of ledger.answers) if (answer.at > killedAt - NEAR_KILL_MS) answer.nearKill = true;
 }

@@ -1,5 +1,6 @@
 import {
-  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Cas, type Clock, type InvocationStore, type Logger, type SecretScrubber,
+  GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Clock, type InvocationIntent, type InvocationRecord, type InvocationStore,
+  type Logger, type SecretScrubber,
 } from '../../core/index.js';
 import type { GatewayMetrics } from '../../metrics/index.js';
 import { AuditTrail, callEndingOf } from '../auditTrail.js';
@@ -8,7 +9,6 @@ import type { AuditedRequest, Handler, ToolOutcome, ToolRequest } from '../toolC
 
 export interface AuditDeps {
   invocations: InvocationStore;
-  cas: Cas;
   clock: Clock;
   log: Logger;
   /** Every configured secret; scrubbed from results and errors before they are stored or returned. */
@@ -19,17 +19,35 @@ export interface AuditDeps {
 
 type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
 
+const encoder = new TextEncoder();
+
 /**
- * Outermost stage: every call — success, failure, denial — writes one Invocation row and stores its
- * arguments and its normalized result (or error) in the CAS before the caller hears back. It creates
- * the call's audit trail, which the inner stages report to. What the client hears is what the audit
- * holds: the same ending, with every configured secret an upstream echoed scrubbed out, and an
- * outcome that cannot be stored is answered `storage_unavailable`.
+ * Outermost stage: every call — success, failure, denial — is audited in two records. The intent
+ * (who called what, with which arguments) is written when the call starts and its sync overlaps the
+ * inner stages; no result is answered before the intent is durable, except a cache hit, which
+ * reached no upstream (unless the store's last write failed: then a hit waits too, and is refused
+ * while the store refuses). The completion (outcome, result blob) is written when the call ends and
+ * becomes durable within the store's group-commit window; the answer does not wait for it. It
+ * creates the call's audit trail, which the inner stages report to. What the client hears is what
+ * the audit holds: the same ending, with every configured secret an upstream echoed scrubbed out;
+ * a call whose intent cannot be stored is answered `storage_unavailable`.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
+  const store = new StoreHealth();
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
     const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
+    const argumentsBytes = encoder.encode(audited.canonicalArguments);
+    const intent: InvocationIntent = {
+      id: request.invocationId,
+      sessionId: request.session.id,
+      projectId: request.session.projectId,
+      toolName: request.toolName.slice(0, 200),
+      origin: request.origin,
+      argumentsHash: sha256Hex(argumentsBytes),
+      startedAt: new Date(startedAt).toISOString(),
+    };
+    const intentDurable = store.watch(deps.invocations.begin(intent, argumentsBytes));
     let ending: Ending;
     let outcome: ToolOutcome | undefined;
     try {
@@ -41,10 +59,70 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
       error.attempts ??= audited.trail.facts().attempts;
       ending = { error };
     }
-    const answered = await recordOrFail(deps, audited, startedAt, ending);
+    const answered = await completeOrFail(deps, store, audited, intent, startedAt, intentDurable, ending);
     deps.metrics.callEnded(callEndingOf(audited.trail.facts(), answered.error?.code));
     if (answered.error) throw answered.error;
     return outcome!;
+  };
+}
+
+/** Whether the store's last write failed, as this stage saw it: a cache hit then waits for its intent. */
+class StoreHealth {
+  failing = false;
+
+  /** A write's outcome as a value (so a rejection nobody awaited yet is never unhandled), noted. */
+  watch(write: Promise<void>): Promise<{ failure?: unknown }> {
+    return write.then(
+      () => {
+        this.failing = false;
+        return {};
+      },
+      (failure: unknown) => {
+        this.failing = true;
+        return { failure };
+      },
+    );
+  }
+}
+
+/**
+ * Waits for the intent (a cache hit does not), starts the completion and returns what the client is
+ * answered: if the intent could not be stored, `storage_unavailable`, and that is what the row then
+ * says (once the store takes it). A completion that fails after the answer is the store's to keep
+ * trying (docs/storage.md).
+ */
+async function completeOrFail(
+  deps: AuditDeps, store: StoreHealth, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending,
+): Promise<Ending> {
+  if (!call.trail.facts().cacheHit || store.failing) {
+    const { failure } = await intentDurable;
+    if (failure !== undefined) ending = unstored(deps, call, failure);
+  }
+  const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
+  const row = rowOf(deps, call, intent, startedAt, ending, sha256Hex(resultBytes));
+  // Not awaited: the store orders it after the intent and makes it durable within its commit window.
+  void store.watch(deps.invocations.complete(row, resultBytes)).then(({ failure }) => {
+    if (failure !== undefined) deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record how a tool call ended');
+  });
+  // Per call, so at `debug` when it succeeded: a gateway at `info` writes nothing for a healthy call.
+  (ending.error ? deps.log.info : deps.log.debug).call(
+    deps.log,
+    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: ending.error?.code ?? 'ok', durationMs: row.durationMs },
+    'tool call',
+  );
+  return ending;
+}
+
+function unstored(deps: AuditDeps, call: AuditedRequest, failure: unknown): Ending {
+  deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record a tool call; answering storage_unavailable');
+  const facts = call.trail.facts();
+  return {
+    error: new GatewayError('storage_unavailable', 'This call could not be recorded (storage unavailable), so its outcome was not kept. Retry later.', {
+      // The tool may have run: only an idempotent one is safe to call again.
+      retryable: facts.tool?.idempotent === true,
+      attempts: facts.attempts,
+      cause: failure,
+    }),
   };
 }
 
@@ -58,47 +136,14 @@ function canonicalArgumentsOf(args: Record<string, unknown>): string {
     : canonicalJson(args);
 }
 
-/**
- * Records the ending and returns what the client is answered: if recording fails, `storage_unavailable`,
- * and that — never the unrecorded outcome — is what the audit holds (if the disk takes even that).
- */
-async function recordOrFail(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<Ending> {
-  try {
-    await record(deps, call, startedAt, ending);
-    return ending;
-  } catch (failure) {
-    deps.log.error({ err: failure, invocationId: call.invocationId }, 'could not record a tool call; answering storage_unavailable');
-    const facts = call.trail.facts();
-    const unavailable = new GatewayError('storage_unavailable', 'The outcome of this call could not be stored (storage unavailable), so it was not kept.', {
-      // The tool may have run: only an idempotent one is safe to call again.
-      retryable: facts.tool?.idempotent === true,
-      attempts: facts.attempts,
-      cause: failure,
-    });
-    await record(deps, call, startedAt, { error: unavailable }).catch(() => {});
-    return { error: unavailable };
-  }
-}
-
-async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, ending: Ending): Promise<void> {
-  const encoder = new TextEncoder();
-  const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
-  const argumentsBytes = encoder.encode(call.canonicalArguments);
-  const casHash = sha256Hex(resultBytes);
-  const argumentsHash = sha256Hex(argumentsBytes);
+function rowOf(deps: AuditDeps, call: AuditedRequest, intent: InvocationIntent, startedAt: number, ending: Ending, casHash: string): InvocationRecord {
   const endedAt = deps.clock.now();
   const error = ending.error;
   const facts = call.trail.facts();
-  // The row is the commit point and goes last: a row never claims an outcome whose blobs failed.
-  await Promise.all([deps.cas.put(resultBytes), deps.cas.put(argumentsBytes)]);
-  await deps.invocations.record({
-    id: call.invocationId,
-    sessionId: call.session.id,
-    projectId: call.session.projectId,
+  return {
+    ...intent,
     sourceId: facts.tool?.sourceId ?? facts.native?.sourceId ?? null,
     toolId: facts.tool?.toolId ?? facts.native?.toolId ?? null,
-    toolName: call.toolName.slice(0, 200),
-    origin: call.origin,
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',
     errorCode: error?.code ?? null,
     retryable: error ? error.retryable : null,
@@ -108,15 +153,7 @@ async function record(deps: AuditDeps, call: AuditedRequest, startedAt: number, 
     durationMs: endedAt - startedAt,
     sizeBytes: facts.sizeBytes,
     casHash,
-    argumentsHash,
     authorizationId: facts.authorizationId,
-    startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
-  });
-  // Per call, so at `debug` when it succeeded: a gateway at `info` writes nothing for a healthy call.
-  (error ? deps.log.info : deps.log.debug).call(
-    deps.log,
-    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: error?.code ?? 'ok', durationMs: endedAt - startedAt },
-    'tool call',
-  );
+  };
 }

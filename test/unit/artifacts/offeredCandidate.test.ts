@@ -2,26 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { findOfferedCandidate } from '../../../gateway/artifacts/index.js';
 import type { InvocationRecord } from '../../../gateway/core/index.js';
 import type { SourceRegistry } from '../../../gateway/registry/index.js';
-import { MemoryCas, MemoryInvocationStore } from '../../../storage/index.js';
 import { filesSource } from '../../fixtures/servers/filesSource.js';
-import { testSession } from '../../fixtures/brokerDoubles.js';
+import { MemoryInvocations, testSession } from '../../fixtures/brokerDoubles.js';
 
 const source = filesSource();
 const registry = { get: (id: string) => (id === 'files' ? { manifest: source.manifest } : undefined) } as unknown as SourceRegistry;
 
 /** Stores an Invocation whose CAS result offers `candidate` for `record` (tampered results included). */
 async function stored(candidate: Record<string, unknown>, overrides: Partial<InvocationRecord> = {}, recordId = 'a.pdf') {
-  const invocations = new MemoryInvocationStore();
-  const cas = new MemoryCas();
+  const invocations = new MemoryInvocations();
+  const { cas } = invocations;
   const result = {
     sourceId: 'files', toolId: 'search', records: [{ id: `files:${recordId}`, sourceId: 'files', sourceRecordId: recordId }], artifacts: [candidate],
   };
-  const casHash = await cas.put(new TextEncoder().encode(JSON.stringify(result)));
-  await invocations.record({
+  const bytes = new TextEncoder().encode(JSON.stringify(result));
+  const casHash = await cas.put(bytes);
+  await invocations.recorded({
     id: 'inv_1', sessionId: testSession.id, projectId: 'default', sourceId: 'files', toolId: 'search', toolName: 'mcp__files__search', origin: 'agent',
     status: 'ok', errorCode: null, retryable: null, attempts: 1, cacheHit: false, queueWaitMs: 0, durationMs: 1, sizeBytes: 1, casHash, argumentsHash: null,
     authorizationId: null, startedAt: '2026-12-01T00:00:00.000Z', endedAt: '2026-12-01T00:00:00.001Z', ...overrides,
-  });
+  }, bytes);
   return { invocations, cas, registry };
 }
 

@@ -7,14 +7,17 @@ import {
   type ToolOutcome,
 } from '../../../gateway/broker/index.js';
 import {
-  FakeClock, MemoryCas, MemoryInvocations, arxivResult, manifest, newAuditedRequest, newRequest, newResolvedCall, rawOf,
+  FakeClock, MemoryInvocations, arxivResult, manifest, newAuditedRequest, newRequest, newResolvedCall, rawOf,
 } from '../../fixtures/brokerDoubles.js';
 
 const ok = <Call = ResolvedCall>(outcome: ToolOutcome): Handler<Call> => vi.fn(async () => outcome);
 const fails = (error: unknown): Handler<AuditedRequest> => vi.fn(async () => Promise.reject(error));
 
 describe('withAudit', () => {
-  const deps = () => ({ invocations: new MemoryInvocations(), cas: new MemoryCas(), clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics });
+  const deps = () => {
+    const invocations = new MemoryInvocations();
+    return { invocations, cas: invocations.cas, clock: new FakeClock(), log: silentLogger, secrets: new SecretScrubber(), metrics: noopMetrics };
+  };
 
   it('passes the outcome through and writes one ok row plus the result and arguments in the CAS', async () => {
     const d = deps();

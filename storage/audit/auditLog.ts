@@ -1,0 +1,466 @@
+import { LRUCache } from 'lru-cache';
+import {
+  GatewayError, compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
+  type Logger,
+} from '../../gateway/core/index.js';
+import { fsyncDirectory } from '../atomicWrite.js';
+import { ensurePrivateDir } from '../dataDir.js';
+import { Journal } from '../journal.js';
+import { encodeBlob, idOf, isAuditRecord, type AuditRecord, type CompletionRecord, type IntentRecord } from './auditRecords.js';
+import { listSegments, readBlob, readIndex, removeSegment, rowsFromScan, scanSegment, segmentPath, writeIndex } from './segmentFiles.js';
+import { SegmentRows } from './segmentRows.js';
+
+export interface AuditLogOptions {
+  /** The directory of the segments (created 0700). */
+  dir: string;
+  log: Logger;
+  now?: () => Date;
+  /** Seal the active segment after this many completions (default 4096)... */
+  segmentRows?: number;
+  /** ...or once it holds this many bytes (default 16 MiB): memory and start-up work stay bounded by one segment. */
+  segmentBytes?: number;
+  /** Sealed segments whose newest row ended longer ago than this are deleted (default: kept). */
+  retentionDays?: number;
+  /** Told how long each fsync took, in ms. */
+  onFsync?: (ms: number) => void;
+}
+
+/** A record to append, and what to let go of once its line is durable (its blob kept in memory). */
+interface Line {
+  record: AuditRecord;
+  release: () => void;
+}
+
+/** A call that began and has not completed. */
+interface OpenIntent {
+  line: Line;
+  /** Its line is durable; until then a completion that fails takes it along to re-append. */
+  durable: boolean;
+  /** Its line was refused by a failed write: its completion re-appends it first. */
+  failed: boolean;
+}
+
+/** A write waiting for its turn in the log. */
+interface Outgoing extends Line {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Records a failed write keeps for re-appending once the disk takes writes again, at most. */
+const MAX_HELD = 10_000;
+const HEAL_RETRY_MS = 1000;
+
+/**
+ * The audit history as append-only segment files (docs/storage.md): one JSON line per intent or
+ * completion, blobs inside, every line group-committed (one fdatasync for all writes that arrived
+ * meanwhile) through a Journal. Only the active segment is held in memory; a sealed one gets an
+ * index file, read when a query reaches it. A failed write poisons the log like the journal: writes
+ * are refused with `storage_unavailable` until the file is cut back to its last acknowledged line,
+ * and completions the client was already answered for are kept and re-appended then.
+ */
+export class AuditLog implements InvocationStore {
+  private seq = 0;
+  private nextOffset = 0;
+  private readonly open = new Map<string, OpenIntent>();
+  /** Intents the previous run left without a completion, until `interruptUnfinished`. */
+  private stale: InvocationIntent[] = [];
+  /** Blob bytes whose line is not durable yet (or was refused), by hash, with how many lines carry them. */
+  private readonly unwritten = new Map<string, { bytes: Buffer; lines: number }>();
+  /** Completed rows not yet handed to the journal (visible already). */
+  private readonly queuedRows = new Map<string, InvocationRecord>();
+  private outbox: Outgoing[] = [];
+  /** Lines a failed write refused that must still be kept (the client may have its answer). */
+  private held: Line[] = [];
+  /** Set while a rotation or a repair runs: writes queue in the outbox meanwhile. */
+  private blocked: Promise<void> | undefined;
+  private healRetry: NodeJS.Timeout | undefined;
+  private rotationRetryAt = 0;
+  /** Segments sealed whose index file is still being written. */
+  private readonly sealing = new Map<number, SegmentRows>();
+  /** Index writes of sealed segments (and retention after them), in order. */
+  private indexing: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Set by `close`: no repair or rotation starts any more. */
+  private closing = false;
+  /** Sealed segments, ascending; the newest ones' rows are cached. */
+  private sealed: number[] = [];
+  private readonly cache = new LRUCache<number, SegmentRows>({ max: 2 });
+  /** fsyncs of the segments already sealed. */
+  private sealedFlushes = 0;
+
+  private constructor(
+    private readonly options: AuditLogOptions,
+    private journal: Journal<AuditRecord>,
+    private active: SegmentRows,
+  ) {}
+
+  /**
+   * Opens the log: reads the active (newest) segment and the newest sealed index's open intents
+   * only — never the whole history — so start-up time does not grow with it.
+   */
+  static async open(options: AuditLogOptions): Promise<AuditLog> {
+    await ensurePrivateDir(options.dir);
+    const segments = await listSegments(options.dir);
+    const activeSegment = segments.at(-1) ?? 1;
+    const sealed = segments.slice(0, -1);
+    const stillOpen = await openIntentsBefore(options, sealed);
+    const { journal } = await Journal.open(segmentPath(options.dir, activeSegment), journalOptions(options));
+    if (segments.length === 0) await fsyncDirectory(options.dir);
+    const active = new SegmentRows(activeSegment);
+    let nextOffset = 0;
+    for (const { record, offset, length } of await scanSegment(options.dir, activeSegment)) {
+      active.addLine(record, offset, length);
+      applyToOpen(stillOpen, record);
+      nextOffset = offset + length;
+    }
+    const log = new AuditLog(options, journal, active);
+    log.sealed = sealed;
+    log.nextOffset = nextOffset;
+    log.stale = [...stillOpen.values()];
+    log.seq = Math.max(active.lastSeq, ...(await Promise.all(sealed.slice(-1).map(async (s) => (await log.segmentRows(s)).lastSeq))));
+    await log.applyRetention();
+    return log;
+  }
+
+  begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void> {
+    if (this.open.has(intent.id) || this.hasRow(intent.id)) return Promise.reject(duplicate(intent.id));
+    const record: IntentRecord = { seq: 0, kind: 'intent', intent: { ...intent }, blob: encodeBlob(argumentsBytes) };
+    const entry: OpenIntent = { line: { record, release: this.keepUnwritten(intent.argumentsHash, argumentsBytes) }, durable: false, failed: false };
+    this.open.set(intent.id, entry);
+    return this.send(entry.line).then(
+      () => {
+        entry.durable = true;
+      },
+      (error: unknown) => {
+        entry.failed = true;
+        throw error;
+      },
+    );
+  }
+
+  complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void> {
+    if (this.hasRow(invocation.id)) return Promise.reject(duplicate(invocation.id));
+    const intent = this.open.get(invocation.id);
+    this.open.delete(invocation.id);
+    // Visible at once: a read right after the answer (an artifact_download of this result) finds it.
+    const row = { ...invocation };
+    this.queuedRows.set(row.id, row);
+    if (intent?.failed) this.rewrite(intent.line);
+    const record: CompletionRecord = { seq: 0, kind: 'completion', row, blob: resultBytes && encodeBlob(resultBytes) };
+    const line: Line = { record, release: this.keepUnwritten(resultBytes ? invocation.casHash : null, resultBytes) };
+    return this.send(line).catch((error: unknown) => {
+      // The client may already have its answer: keep the row and write it once the disk takes writes.
+      if (intent && !intent.durable) this.hold(intent.line);
+      this.hold(line);
+      throw error;
+    });
+  }
+
+  async interruptUnfinished(at: string): Promise<number> {
+    const stale = this.stale.splice(0);
+    await Promise.all(stale.map((intent) => this.complete(interruptedInvocation(intent, at), null)));
+    return stale.length;
+  }
+
+  async get(id: string): Promise<InvocationRecord | undefined> {
+    const row = this.queuedRows.get(id) ?? this.active.rows.get(id);
+    if (row) return { ...row };
+    for (const segment of [...this.sealed].reverse()) {
+      const found = (await this.segmentRows(segment)).rows.get(id);
+      if (found) return { ...found };
+    }
+    return undefined;
+  }
+
+  async listBySession(sessionId: string, options: { limit?: number; before?: InvocationCursor } = {}): Promise<InvocationRecord[]> {
+    const limit = options.limit ?? 100;
+    const found = this.active.ofSession(sessionId, options.before);
+    for (const row of this.queuedRows.values()) if (row.sessionId === sessionId && isAfterCursor(row, options.before)) found.push(row);
+    let newer: SegmentRows = this.active;
+    for (const segment of [...this.sealed].reverse()) {
+      found.sort(compareInvocations);
+      // Rows of older segments all ended, so started, before the newer segment's earliest end.
+      if (found.length >= limit && newer.minEndedAt !== '' && found[limit - 1]!.startedAt > newer.minEndedAt) break;
+      newer = await this.segmentRows(segment);
+      found.push(...newer.ofSession(sessionId, options.before));
+    }
+    return found.sort(compareInvocations).slice(0, limit).map((row) => ({ ...row }));
+  }
+
+  /** A blob an intent or completion carried; undefined when the log has none with this hash. */
+  async blob(hash: string): Promise<Buffer | undefined> {
+    const unwritten = this.unwritten.get(hash);
+    if (unwritten) return Buffer.from(unwritten.bytes);
+    const place = this.active.blobs.get(hash);
+    const bytes = place && (await readBlob(this.options.dir, this.active.segment, place, hash));
+    if (bytes) return bytes;
+    for (const segment of [...this.sealed].reverse()) {
+      const sealedPlace = (await this.segmentRows(segment)).blobs.get(hash);
+      const sealedBytes = sealedPlace && (await readBlob(this.options.dir, segment, sealedPlace, hash));
+      if (sealedBytes) return sealedBytes;
+    }
+    return undefined;
+  }
+
+  /** fsyncs so far (group commit makes this smaller than the number of records). */
+  get flushCount(): number {
+    return this.sealedFlushes + this.journal.flushCount;
+  }
+
+  /** Seals the active segment now (benchmarks and tests; the log does it by itself when one is full). */
+  async seal(): Promise<void> {
+    while (this.blocked) await this.blocked;
+    this.startRotation(true);
+    while (this.blocked) await this.blocked;
+  }
+
+  /** Resolves once the sealed segments' index files are written (they are written in the background). */
+  async indexed(): Promise<void> {
+    await this.indexing;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.healRetry);
+    while (this.blocked) await this.blocked.catch(() => {});
+    // What is still queued goes to the journal (which drains it on close), unless the disk refuses.
+    for (const item of this.outbox.splice(0)) {
+      if (this.journal.failed) item.reject(unavailable(new Error('the audit log closed while the disk refused writes')));
+      else this.hand(item);
+    }
+    this.closed = true;
+    await this.indexing;
+    await this.journal.close();
+  }
+
+  private hasRow(id: string): boolean {
+    return this.queuedRows.has(id) || this.active.rows.has(id);
+  }
+
+  /** Queues a line (in call order) and resolves once it is durable. */
+  private send(line: Line): Promise<void> {
+    if (this.closed) return Promise.reject(unavailable(new Error('the audit log is closed')));
+    return new Promise<void>((resolve, reject) => {
+      this.outbox.push({
+        ...line,
+        resolve: () => {
+          line.release();
+          resolve();
+        },
+        reject,
+      });
+      this.pump();
+    });
+  }
+
+  /** Re-queues a line refused earlier (its caller already heard about that); held again if refused again. */
+  private rewrite(line: Line): void {
+    this.outbox.push({ ...line, resolve: line.release, reject: () => this.hold(line) });
+  }
+
+  /** Keeps a blob readable from memory until its line is durable; returns the release. */
+  private keepUnwritten(hash: string | null, bytes: Uint8Array | null): () => void {
+    if (!hash || !bytes) return () => {};
+    const kept = this.unwritten.get(hash);
+    if (kept) kept.lines += 1;
+    else this.unwritten.set(hash, { bytes: Buffer.from(bytes), lines: 1 });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const entry = this.unwritten.get(hash);
+      if (entry && --entry.lines === 0) this.unwritten.delete(hash);
+    };
+  }
+
+  private hold(line: Line): void {
+    if (this.held.includes(line)) return;
+    this.held.push(line);
+    if (this.held.length > MAX_HELD) {
+      const dropped = this.held.shift()!;
+      dropped.release();
+      this.options.log.error({ invocationId: idOf(dropped.record) }, 'audit record dropped: the disk refused writes for too long');
+    }
+  }
+
+  /** Hands every queued record to the journal, unless a repair or rotation has to run first. */
+  private pump(): void {
+    if (this.blocked || this.closing) return;
+    if (this.journal.failed) {
+      if (this.outbox.length > 0 || this.held.length > 0) this.startHeal();
+      return;
+    }
+    for (const item of this.outbox.splice(0)) this.hand(item);
+    if (this.active.rows.size >= (this.options.segmentRows ?? 4096) || this.nextOffset >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
+      this.startRotation(false);
+    }
+  }
+
+  private hand(item: Outgoing): void {
+    const record = { ...item.record, seq: ++this.seq } as AuditRecord;
+    if (record.kind === 'completion') this.queuedRows.delete(record.row.id);
+    const line = `${JSON.stringify(record)}\n`;
+    const length = Buffer.byteLength(line);
+    this.active.addLine(record, this.nextOffset, length);
+    this.nextOffset += length;
+    this.journal.append(record, line).then(item.resolve, item.reject);
+  }
+
+  private block(work: () => Promise<void>): void {
+    this.blocked = work().finally(() => {
+      this.blocked = undefined;
+      this.pump();
+    });
+    this.blocked.catch(() => {});
+  }
+
+  /**
+   * Cuts the segment back to its last acknowledged line, then re-appends what the failure refused
+   * but must be kept, ahead of new writes. While the disk still refuses, queued writes are refused
+   * and a retry is scheduled.
+   */
+  private startHeal(): void {
+    this.block(async () => {
+      try {
+        await this.journal.repair();
+      } catch (error) {
+        for (const item of this.outbox.splice(0)) item.reject(unavailable(error));
+        clearTimeout(this.healRetry);
+        this.healRetry = setTimeout(() => this.pump(), HEAL_RETRY_MS).unref();
+        return;
+      }
+      this.nextOffset = this.journal.size;
+      const held = this.held.splice(0);
+      this.outbox.unshift(...held.map((line) => ({ ...line, resolve: line.release, reject: () => this.hold(line) })));
+      this.options.log.warn({ rewritten: held.length }, 'audit log repaired; writes accepted again');
+    });
+  }
+
+  /**
+   * Seals the active segment once all its lines are durable: new writes go to the next segment, and
+   * the sealed one's rows move from memory to its index file (written in the background).
+   */
+  private startRotation(force: boolean): void {
+    if (!force && Date.now() < this.rotationRetryAt) return;
+    this.block(async () => {
+      await this.journal.drainAndPause();
+      if (this.journal.failed) {
+        this.journal.resume();
+        return;
+      }
+      const old = this.active;
+      const oldJournal = this.journal;
+      let next: Journal<AuditRecord>;
+      try {
+        next = (await Journal.open(segmentPath(this.options.dir, old.segment + 1), journalOptions(this.options))).journal;
+        await fsyncDirectory(this.options.dir);
+      } catch (error) {
+        this.options.log.error({ err: error }, 'could not start a new audit segment; the current one grows until it can');
+        this.rotationRetryAt = Date.now() + HEAL_RETRY_MS;
+        oldJournal.resume();
+        return;
+      }
+      // A refused intent is not on disk: if it never gets there, its call has no row (the client was refused).
+      const open = [...this.open.values()].filter((o) => !o.failed).map((o) => (o.line.record as IntentRecord).intent).concat(this.stale);
+      this.journal = next;
+      this.active = new SegmentRows(old.segment + 1);
+      this.nextOffset = 0;
+      this.sealed.push(old.segment);
+      // Read from memory until its index file is written; then it leaves memory.
+      this.sealing.set(old.segment, old);
+      await oldJournal.close();
+      this.sealedFlushes += oldJournal.flushCount;
+      this.indexing = this.indexing.then(() => this.finishSeal(old, open));
+    });
+  }
+
+  private async finishSeal(old: SegmentRows, open: InvocationIntent[]): Promise<void> {
+    try {
+      await writeIndex(this.options.dir, old.toIndex(open));
+    } catch (error) {
+      // A segment without its index is scanned when read, and re-indexed at the next start.
+      this.options.log.error({ err: error, segment: old.segment }, 'could not write an audit segment index');
+    } finally {
+      this.sealing.delete(old.segment);
+    }
+    await this.applyRetention().catch((error: unknown) => this.options.log.error({ err: error }, 'audit retention failed'));
+  }
+
+  /** Deletes sealed segments whose newest row ended before the retention window. */
+  private async applyRetention(): Promise<void> {
+    const days = this.options.retentionDays;
+    if (days === undefined) return;
+    const cutoff = new Date((this.options.now?.() ?? new Date()).getTime() - days * 86_400_000).toISOString();
+    // The newest sealed segment stays: its index carries the open intents a start-up needs.
+    while (this.sealed.length > 1) {
+      const oldest = this.sealed[0]!;
+      const rows = await this.segmentRows(oldest);
+      if (rows.maxEndedAt === '' || rows.maxEndedAt >= cutoff) break;
+      this.sealed.shift();
+      this.cache.delete(oldest);
+      await removeSegment(this.options.dir, oldest);
+      this.options.log.info({ segment: oldest, endedBefore: cutoff }, 'audit segment past retention deleted');
+    }
+  }
+
+  /** A sealed segment's rows: cached, else from its index file, else rebuilt by scanning it. */
+  private async segmentRows(segment: number): Promise<SegmentRows> {
+    const cached = this.sealing.get(segment) ?? this.cache.get(segment);
+    if (cached) return cached;
+    const index = await readIndex(this.options.dir, segment);
+    const rows = index ? SegmentRows.fromIndex(index) : await rowsFromScan(this.options.dir, segment);
+    this.cache.set(segment, rows);
+    return rows;
+  }
+}
+
+function journalOptions(options: AuditLogOptions) {
+  return { log: options.log, isEntry: isAuditRecord, ...(options.now ? { now: options.now } : {}), ...(options.onFsync ? { onFsync: options.onFsync } : {}) };
+}
+
+/**
+ * The intents still open after the sealed segments: the newest index's list, brought forward
+ * through any sealed segment whose index a crash kept from being written (those are indexed now).
+ */
+async function openIntentsBefore(options: AuditLogOptions, sealed: number[]): Promise<Map<string, InvocationIntent>> {
+  const open = new Map<string, InvocationIntent>();
+  let from = sealed.length;
+  let base: InvocationIntent[] = [];
+  while (from > 0) {
+    const index = await readIndex(options.dir, sealed[from - 1]!);
+    if (index) {
+      base = index.open;
+      break;
+    }
+    from -= 1;
+  }
+  for (const intent of base) open.set(intent.id, intent);
+  for (const segment of sealed.slice(from)) {
+    const rows = new SegmentRows(segment);
+    for (const { record, offset, length } of await scanSegment(options.dir, segment)) {
+      rows.addLine(record, offset, length);
+      applyToOpen(open, record);
+    }
+    await writeIndex(options.dir, rows.toIndex([...open.values()])).catch((error: unknown) => {
+      options.log.error({ err: error, segment }, 'could not write an audit segment index; it is scanned when read');
+    });
+    options.log.warn({ segment }, 'audit segment without an index (a stop while sealing it) was read through');
+  }
+  return open;
+}
+
+function applyToOpen(open: Map<string, InvocationIntent>, record: AuditRecord): void {
+  if (record.kind === 'intent') open.set(record.intent.id, record.intent);
+  else open.delete(record.row.id);
+}
+
+function duplicate(id: string): Error {
+  return new Error(`invocations: a row with id ${id} already exists`);
+}
+
+function unavailable(cause: unknown): GatewayError {
+  return new GatewayError('storage_unavailable', 'The gateway cannot store data durably right now (disk full or failing); nothing was kept. Retry later.', {
+    retryable: true,
+    cause,
+  });
+}

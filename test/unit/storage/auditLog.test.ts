@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Hex, silentLogger, type InvocationRecord } from '../../../gateway/core/index.js';
+import { AuditLog, type AuditLogOptions } from '../../../storage/audit/auditLog.js';
+import { indexPath } from '../../../storage/audit/segmentFiles.js';
+
+let dir: string;
+const logs: AuditLog[] = [];
+afterEach(async () => {
+  for (const log of logs.splice(0)) await log.close().catch(() => {});
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function openLog(options: Partial<AuditLogOptions> = {}): Promise<AuditLog> {
+  dir ??= await mkdtemp(join(tmpdir(), 'scigate-audit-'));
+  const log = await AuditLog.open({ dir, log: silentLogger, segmentRows: 10, ...options });
+  logs.push(log);
+  return log;
+}
+
+const encoder = new TextEncoder();
+const at = (second: number) => new Date(Date.parse('2026-12-01T00:00:00.000Z') + second * 1000).toISOString();
+
+function row(i: number, overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+  const result = encoder.encode(`{"n":${i}}`);
+  return {
+    id: `inv_${String(i).padStart(3, '0')}`, sessionId: i % 2 === 0 ? 'ses_even' : 'ses_odd', projectId: 'default', sourceId: 'arxiv', toolId: 'search',
+    toolName: 'mcp__arxiv__search', origin: 'agent', status: 'ok', errorCode: null, retryable: null, attempts: 1, cacheHit: false, queueWaitMs: 0,
+    durationMs: 5, sizeBytes: result.length, casHash: sha256Hex(result), argumentsHash: sha256Hex(encoder.encode(`{"q":${i}}`)), authorizationId: null,
+    startedAt: at(i), endedAt: at(i), ...overrides,
+  };
+}
+
+async function call(log: AuditLog, i: number, overrides: Partial<InvocationRecord> = {}): Promise<InvocationRecord> {
+  const r = row(i, overrides);
+  await log.begin({ id: r.id, sessionId: r.sessionId, projectId: r.projectId, toolName: r.toolName, origin: r.origin, argumentsHash: r.argumentsHash, startedAt: r.startedAt }, encoder.encode(`{"q":${i}}`));
+  await log.complete(r, encoder.encode(`{"n":${i}}`));
+  return r;
+}
+
+const ids = (rows: InvocationRecord[]) => rows.map((r) => r.id);
+
+describe('the audit log seals segments', () => {
+  it('keeps one segment in memory, indexes the sealed ones, and still pages a Session and finds rows and blobs across them', async () => {
+    const log = await openLog();
+    for (let i = 0; i < 35; i++) await call(log, i);
+    await log.close();
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual(['00000001.idx.json', '00000001.log', '00000002.idx.json', '00000002.log', '00000003.idx.json', '00000003.log', '00000004.log']);
+
+    const reopened = await openLog();
+    const odd = await reopened.listBySession('ses_odd', { limit: 7 });
+    expect(ids(odd)).toEqual(['inv_033', 'inv_031', 'inv_029', 'inv_027', 'inv_025', 'inv_023', 'inv_021']);
+    const next = await reopened.listBySession('ses_odd', { limit: 20, before: odd.at(-1)! });
+    expect(ids(next)).toEqual(Array.from({ length: 10 }, (_, k) => `inv_${String(19 - 2 * k).padStart(3, '0')}`));
+    expect(await reopened.get('inv_002')).toEqual(row(2));
+    expect((await reopened.blob(row(2).casHash!))?.toString()).toBe('{"n":2}');
+    expect((await reopened.blob(row(2).argumentsHash!))?.toString()).toBe('{"q":2}');
+    expect(await reopened.blob('f'.repeat(64))).toBeUndefined();
+  });
+
+  it('a long call that ends segments after a newer one started still lists in start order', async () => {
+    const log = await openLog();
+    const long = row(300, { sessionId: 'ses_long', startedAt: at(0) });
+    await log.begin({ id: long.id, sessionId: long.sessionId, projectId: long.projectId, toolName: long.toolName, origin: long.origin, argumentsHash: long.argumentsHash, startedAt: long.startedAt }, encoder.encode('{}'));
+    // Started after the long call, ended at once: its row lands in the first segment.
+    await call(log, 301, { sessionId: 'ses_long', startedAt: at(50), endedAt: at(51) });
+    for (let i = 0; i < 25; i++) await call(log, i, { startedAt: at(100 + i), endedAt: at(100 + i) });
+    await log.complete({ ...long, endedAt: at(200) }, encoder.encode('{}'));
+    expect(ids(await log.listBySession('ses_long', { limit: 1 }))).toEqual(['inv_301']);
+    expect(ids(await log.listBySession('ses_long', { limit: 5 }))).toEqual(['inv_301', 'inv_300']);
+  });
+
+  it('a call in flight across a seal is interrupted at the next start (only the newest index and the active segment are read)', async () => {
+    const log = await openLog();
+    const open = row(100, { startedAt: at(0) });
+    await log.begin({ id: open.id, sessionId: open.sessionId, projectId: open.projectId, toolName: open.toolName, origin: open.origin, argumentsHash: open.argumentsHash, startedAt: open.startedAt }, encoder.encode('{"q":100}'));
+    for (let i = 0; i < 25; i++) await call(log, i);
+    await log.indexed();
+    // kill -9: the open intent has no completion; its line is in the first, sealed segment.
+    const reopened = await openLog();
+    expect(await reopened.get(open.id)).toBeUndefined();
+    expect(await reopened.interruptUnfinished(at(60))).toBe(1);
+    expect(await reopened.get(open.id)).toMatchObject({ status: 'interrupted', errorCode: 'interrupted', endedAt: at(60), durationMs: 60_000 });
+    expect((await reopened.blob(open.argumentsHash!))?.toString()).toBe('{"q":100}');
+    expect(await reopened.interruptUnfinished(at(61))).toBe(0);
+  });
+
+  it('a segment whose index a stop kept from being written is read through and indexed at the next start', async () => {
+    const log = await openLog();
+    const open = row(200);
+    await log.begin({ id: open.id, sessionId: open.sessionId, projectId: open.projectId, toolName: open.toolName, origin: open.origin, argumentsHash: open.argumentsHash, startedAt: open.startedAt }, encoder.encode('{}'));
+    for (let i = 0; i < 25; i++) await call(log, i);
+    await log.close();
+    await rm(indexPath(dir, 2));
+    const reopened = await openLog();
+    expect(ids(await reopened.listBySession('ses_even', { limit: 100 }))).toHaveLength(13);
+    expect(await reopened.interruptUnfinished(at(99))).toBe(1);
+    expect((await readdir(dir)).includes('00000002.idx.json')).toBe(true);
+  });
+
+  it('deletes sealed segments whose calls all ended before the retention window, never the newest sealed one', async () => {
+    const log = await openLog();
+    // Thirty calls on day 0, then ten on day 40.
+    for (let i = 0; i < 30; i++) await call(log, i);
+    for (let i = 30; i < 40; i++) await call(log, i, { startedAt: at(40 * 86_400 + i), endedAt: at(40 * 86_400 + i) });
+    await log.close();
+    await openLog({ retentionDays: 30, now: () => new Date(at(41 * 86_400)) });
+    const left = (await readdir(dir)).filter((f) => f.endsWith('.log')).sort();
+    expect(left).toEqual(['00000004.log', '00000005.log']);
+  });
+});
