@@ -2,8 +2,9 @@ import type { InvocationRecord } from '../gateway/core/index.js';
 import { flag, integer, nullableFlag, nullableInteger, nullableText, oneOf, rowMapper, text } from './rowMapper.js';
 
 /**
- * The `invocations` table's mapping: PostgreSQL's audit (storage/postgres/pgInvocationStore.ts) and
- * the rows `scigate migrate` copies there. The embedded store keeps its audit in the audit log.
+ * The `invocations` table's mapping: PostgreSQL's audit (storage/postgres/pgInvocationStore.ts), the
+ * rows `scigate migrate` copies there, and the rows an older embedded store kept in its database
+ * (storage/audit/legacyInvocations.ts moves them into the audit log).
  */
 export const invocationRows = rowMapper<InvocationRecord>('invocations', {
   id: text,

@@ -1,30 +1,7 @@
 import type { InvocationRecord, Logger } from '../../gateway/core/index.js';
-import { flag, integer, nullableFlag, nullableInteger, nullableText, oneOf, rowMapper, text } from '../rowMapper.js';
+import { invocationRows } from '../invocationRows.js';
 import type { SqlDatabase } from '../sqlDatabase.js';
 import type { AuditLog } from './auditLog.js';
-
-const invocations = rowMapper<InvocationRecord>('invocations', {
-  id: text,
-  sessionId: text,
-  projectId: text,
-  sourceId: nullableText,
-  toolId: nullableText,
-  toolName: text,
-  origin: oneOf(['agent', 'inspector'], 'agent'),
-  status: oneOf(['ok', 'error', 'cancelled', 'interrupted'], 'error'),
-  errorCode: nullableText,
-  retryable: nullableFlag,
-  attempts: integer,
-  cacheHit: flag,
-  queueWaitMs: integer,
-  durationMs: integer,
-  sizeBytes: nullableInteger,
-  casHash: nullableText,
-  argumentsHash: nullableText,
-  authorizationId: nullableText,
-  startedAt: text,
-  endedAt: text,
-});
 
 /**
  * Moves Invocation rows an older version kept in the embedded database into the audit log (their
@@ -32,7 +9,7 @@ const invocations = rowMapper<InvocationRecord>('invocations', {
  * no longer carries the history. Rows already in the log (a stop between the two steps) are skipped.
  */
 export async function moveLegacyInvocations(db: SqlDatabase, audit: AuditLog, log: Logger): Promise<number> {
-  const rows = db.all('SELECT * FROM invocations ORDER BY started_at, id').map(invocations.fromRow);
+  const rows = db.all('SELECT * FROM invocations ORDER BY started_at, id').map(invocationRows.fromRow);
   if (rows.length === 0) return 0;
   const fresh: InvocationRecord[] = [];
   for (const row of rows) if (!(await audit.get(row.id))) fresh.push(row);

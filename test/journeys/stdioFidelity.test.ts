@@ -19,21 +19,26 @@ async function stdioClient(args: string[]): Promise<Client> {
   return client;
 }
 
+/** A fresh data directory with one custom server, configured through a first run's admin API as a user would. */
+async function dataDirWithServer(server: Record<string, unknown>): Promise<string> {
+  const dir = await j.freshDataDir();
+  const port = await j.freePort();
+  const first = await stdioClient(['--data-dir', dir, '--admin-port', String(port)]);
+  await first.listTools();
+  const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+  const created = await fetch(`http://127.0.0.1:${port}/api/mcp/servers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(server),
+  });
+  expect(created.status).toBe(201);
+  await first.close();
+  return dir;
+}
+
 describe('scigate stdio with an enabled custom server', () => {
   it("the first tools/list already has the custom server's tools; a dangerous call nobody can approve fails at once, saying how to approve", async () => {
-    const dir = await j.freshDataDir();
-    // Configure the server through a first run's admin API, as a user would.
-    const port = await j.freePort();
-    const first = await stdioClient(['--data-dir', dir, '--admin-port', String(port)]);
-    await first.listTools();
-    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
-    const created = await fetch(`http://127.0.0.1:${port}/api/mcp/servers`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'fidelity', transport: 'stdio', command: process.execPath, args: [fidelityServer], enabled: true }),
-    });
-    expect(created.status).toBe(201);
-    await first.close();
+    const dir = await dataDirWithServer({ name: 'fidelity', transport: 'stdio', command: process.execPath, args: [fidelityServer], enabled: true });
 
     // A client that lists tools once, at start-up, and declares no elicitation; no --admin-port.
     const agent = await stdioClient(['--data-dir', dir]);
@@ -50,18 +55,7 @@ describe('scigate stdio with an enabled custom server', () => {
 
 describe('scigate stdio relays a custom server\'s prompts, completions and resources', () => {
   it('declares them before discovery and serves server-everything\'s under namespaced names', async () => {
-    const dir = await j.freshDataDir();
-    const port = await j.freePort();
-    const first = await stdioClient(['--data-dir', dir, '--admin-port', String(port)]);
-    await first.listTools();
-    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
-    const created = await fetch(`http://127.0.0.1:${port}/api/mcp/servers`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'everything', ...everythingStdio(), enabled: true }),
-    });
-    expect(created.status).toBe(201);
-    await first.close();
+    const dir = await dataDirWithServer({ name: 'everything', ...everythingStdio(), enabled: true });
 
     const agent = await stdioClient(['--data-dir', dir]);
     expect(agent.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, prompts: { listChanged: true }, completions: {} });
