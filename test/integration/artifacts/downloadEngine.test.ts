@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mirroredUrl, nodeHttpGet, runDownload, type DownloadEnvironment, type DownloadObserver } from '../../../gateway/artifacts/index.js';
+import { mirroredUrl, runDownload, type DownloadEnvironment, type DownloadObserver } from '../../../gateway/artifacts/index.js';
 import { systemClock } from '../../../gateway/core/index.js';
 import { FileWorkspace } from '../../../storage/index.js';
 import { startFileServer, syntheticBytes, type FileServer } from '../../fixtures/fileServer.js';
@@ -34,7 +34,6 @@ describe('the download engine against a loopback file server', () => {
   });
 
   const env = (): DownloadEnvironment => ({
-    httpGet: nodeHttpGet,
     clock: systemClock,
     random: () => 0,
     physicalUrl: mirroredUrl({ [PUBLIC]: server.origin, 'https://evil.example': offList.origin }),

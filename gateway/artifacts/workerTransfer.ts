@@ -1,0 +1,176 @@
+import { Worker } from 'node:worker_threads';
+import type { IncomingHttpHeaders } from 'node:http';
+import { GatewayError } from '../core/index.js';
+import type { ChecksumAlgorithm } from './fileHashes.js';
+
+const WORKER_URL = new URL('./downloadWorker.mjs', import.meta.url);
+/** Size of one batch handed from the worker to the part file: one write per MiB. */
+const BATCH_BYTES = 1 << 20;
+/** Batch buffers in circulation: receiving, hashing and writing overlap; memory stays at 4 MiB per download. */
+const BATCHES = 4;
+/** The worker only moves bytes: a small heap keeps its collections short. */
+const WORKER_HEAP_MB = 32;
+
+/** The head of one response: status and headers; its body stays in the worker until streamed or discarded. */
+export interface TransferHead {
+  status: number;
+  header(name: string): string | null;
+}
+
+/** How a body read ended; every byte hashed before it was handed to `write` first. */
+export interface StreamEnd {
+  outcome: 'complete' | 'dropped' | 'too_large' | 'aborted';
+  /** Bytes received so far, counting the resume offset (past `maxBytes` when too large). */
+  received: number;
+  message?: string;
+}
+
+type WorkerMessage =
+  | { type: 'head'; status: number; headers: IncomingHttpHeaders }
+  | { type: 'failed'; message: string }
+  | { type: 'batch'; bytes: Uint8Array }
+  | { type: 'bytes'; received: number }
+  | ({ type: 'ended' } & StreamEnd)
+  | { type: 'digests'; sha256: string; other?: string };
+
+/**
+ * The main thread's side of downloadWorker.mjs, one per download run: the worker sends GETs,
+ * receives, hashes (sha256 and the candidate's algorithm, from the first byte of the part file) and
+ * hands over batches; every decision (redirects, status, range, size limit, checksum) and every
+ * write to the part file stays here. One operation at a time.
+ */
+export class WorkerTransfer {
+  private readonly worker: Worker;
+  private onMessage: ((message: WorkerMessage) => void) | undefined;
+  private broken: GatewayError | undefined;
+  private onBroken: ((error: GatewayError) => void) | undefined;
+
+  constructor(otherAlgorithm: ChecksumAlgorithm | undefined) {
+    this.worker = new Worker(WORKER_URL, {
+      workerData: { otherAlgorithm: otherAlgorithm === 'sha256' ? undefined : otherAlgorithm, batchBytes: BATCH_BYTES, batches: BATCHES },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    this.worker.on('message', (message: WorkerMessage) => this.onMessage?.(message));
+    const fail = (why: string) => {
+      this.broken ??= new GatewayError('internal', `The download worker stopped (${why}); retry the download.`);
+      this.onBroken?.(this.broken);
+    };
+    this.worker.on('error', (error) => fail(error.message));
+    this.worker.on('exit', (code) => fail(`exit code ${code}`));
+  }
+
+  /** Hashes bytes already in the part file (a resume continues their hash). */
+  hashExisting(chunk: Uint8Array): void {
+    this.worker.postMessage({ type: 'hash', chunk });
+  }
+
+  /** Starts the hashes over: the part file was truncated to 0. */
+  reset(): void {
+    this.worker.postMessage({ type: 'reset' });
+  }
+
+  /** One GET without following redirects; rejects with the transport's message when no head came. */
+  get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<TransferHead> {
+    return this.operation<TransferHead>(signal, (message, resolve, reject) => {
+      if (message.type === 'head') {
+        const all = message.headers;
+        resolve({
+          status: message.status,
+          header: (name) => {
+            const value = all[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+          },
+        });
+      } else if (message.type === 'failed') reject(new Error(message.message));
+    }, () => this.worker.postMessage({ type: 'get', url: url.href, headers }));
+  }
+
+  /** Drops the current response (its socket is not reused). */
+  discard(): void {
+    this.worker.postMessage({ type: 'discard' });
+  }
+
+  /**
+   * Reads the current body: `write` gets each batch in order (awaited one at a time, the buffer goes
+   * back to the worker after it), `onBytes` the bytes received so far. Resolves once the read ended
+   * and every batch was written; rejects with the first write error (the read is then aborted).
+   */
+  async stream(
+    options: { received: number; maxBytes: number },
+    signal: AbortSignal,
+    write: (bytes: Uint8Array) => Promise<void>,
+    onBytes: (received: number) => void,
+  ): Promise<StreamEnd> {
+    let writing = Promise.resolve();
+    let failure: { error: unknown } | undefined;
+    const end = await this.operation<StreamEnd>(signal, (message, resolve) => {
+      if (message.type === 'batch') {
+        const bytes = message.bytes;
+        writing = writing
+          .then(() => (failure ? undefined : write(bytes)))
+          .catch((error: unknown) => {
+            if (failure) return;
+            failure = { error };
+            this.worker.postMessage({ type: 'abort' });
+          })
+          .finally(() => this.worker.postMessage({ type: 'buffer', buffer: bytes.buffer }, [bytes.buffer as ArrayBuffer]));
+      } else if (message.type === 'bytes') onBytes(message.received);
+      else if (message.type === 'ended') resolve({ outcome: message.outcome, received: message.received, ...(message.message ? { message: message.message } : {}) });
+    }, () => this.worker.postMessage({ type: 'stream', ...options }));
+    await writing;
+    if (failure) throw failure.error;
+    return end;
+  }
+
+  /** The hex digests of every byte hashed since the last reset. */
+  digests(): Promise<{ sha256: string; other?: string }> {
+    return this.operation(undefined, (message, resolve) => {
+      if (message.type === 'digests') resolve({ sha256: message.sha256, ...(message.other ? { other: message.other } : {}) });
+    }, () => this.worker.postMessage({ type: 'digests' }));
+  }
+
+  async close(): Promise<void> {
+    this.onBroken = undefined;
+    this.broken ??= new GatewayError('internal', 'The download worker was closed.');
+    await this.worker.terminate();
+  }
+
+  /**
+   * Runs one operation: `handle` sees the worker's messages until it settles. An abort is passed on
+   * to the worker, which then ends the operation itself (a body read still hands over what it hashed).
+   */
+  private operation<T>(
+    signal: AbortSignal | undefined,
+    handle: (message: WorkerMessage, resolve: (value: T) => void, reject: (error: unknown) => void) => void,
+    start: () => void,
+  ): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => this.worker.postMessage({ type: 'abort' });
+      const done = () => {
+        this.onMessage = undefined;
+        this.onBroken = undefined;
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.onMessage = (message) =>
+        handle(
+          message,
+          (value) => {
+            done();
+            resolve(value);
+          },
+          (error) => {
+            done();
+            reject(error);
+          },
+        );
+      this.onBroken = (error) => {
+        done();
+        reject(error);
+      };
+      start();
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
