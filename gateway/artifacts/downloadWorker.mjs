@@ -1,31 +1,41 @@
-// The byte mover of one download run: a worker_thread that sends the GET, receives the body, hashes
-// every byte and hands the body to the main thread in reused 1 MiB batches. Its small heap keeps the
-// garbage collections caused by Node's per-read HTTP buffers cheap and off the gateway's event loop,
-// and sha256 runs beside the main thread. It decides nothing: the main thread checks every redirect,
-// status, range and size, writes the batches to the part file and verifies the checksum. Plain
-// JavaScript because Node 20 runs worker files without a TypeScript loader (as pdfTextWorker.mjs).
+// The byte mover of one download run: a worker_thread that sends the GET, receives the body, writes
+// it to the part file's descriptor and hashes it. Its small heap keeps the garbage collections
+// caused by Node's per-read HTTP buffers cheap and off the gateway's event loop, and receiving,
+// writing and hashing cost the main thread nothing. It decides nothing: the main thread checks every
+// redirect, status, range and size and verifies the checksum; it opened the part file and owns it.
+// Plain JavaScript because Node 20 runs worker files without a TypeScript loader (as pdfTextWorker.mjs).
 //
 // In (postMessage), one operation at a time:
 //   { type: 'hash', chunk }            – hash bytes already in the part file (before a resume)
 //   { type: 'reset' }                  – start the hashes over (the part file was truncated)
 //   { type: 'get', url, headers }      – one GET, no redirects → { type: 'head', status, headers } | { type: 'failed', message }
 //   { type: 'discard' }                – drop the current response
-//   { type: 'stream', received, maxBytes } – read the body → { type: 'batch', bytes }*, { type: 'bytes', received }*,
-//                                        then { type: 'ended', outcome: 'complete' | 'dropped' | 'too_large' | 'aborted', received, message? }
-//   { type: 'buffer', buffer }         – a batch's ArrayBuffer back from the main thread, for reuse
+//   { type: 'stream', fd, received, maxBytes } – append the body to `fd` from offset `received`
+//                                        → { type: 'bytes', received }* (at most every 50 ms), then
+//                                        { type: 'ended', outcome: 'complete' | 'dropped' | 'too_large' | 'write_failed' | 'aborted', received, message? }
 //   { type: 'abort' }                  – end the current request or body read
 //   { type: 'digests' }                → { type: 'digests', sha256, other }
-// Every batch of a stream is posted before its 'ended', and every hashed byte is in some batch.
+// `received` counts the bytes in the part file: every one of them written and hashed.
 import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { otherAlgorithm, batchBytes, batches } = workerData;
-/** Receiving pauses while the main thread holds every batch buffer: memory stays at `batches` × `batchBytes`. */
-const pool = Array.from({ length: batches }, () => new Uint8Array(batchBytes));
+const { otherAlgorithm } = workerData;
 /** The main thread hears of received bytes (its stall watchdog, progress) this long after they arrive at most, in ms. */
 const HEARTBEAT_MS = 50;
+/**
+ * Node's HTTP client reads into a new 64 KiB buffer each time; their tiny wrappers hardly fill the
+ * young generation, so without help tens of MiB of dead buffers wait for a collection (resident
+ * memory). A young-generation collection every few MiB received frees them and costs well under a
+ * millisecond in this small heap. `gc` exists only in contexts made after --expose-gc is set.
+ */
+const COLLECT_EVERY_BYTES = 8 << 20;
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc');
 
 let sha256;
 let other;
@@ -43,8 +53,8 @@ let request;
 let response;
 let reading;
 
-function post(message, transfer) {
-  parentPort.postMessage(message, transfer);
+function post(message) {
+  parentPort.postMessage(message);
 }
 
 function get(url, headers) {
@@ -75,65 +85,40 @@ function discard() {
   request = undefined;
 }
 
-/** Reads the current body into batches; see the header for what it posts. */
-function stream(received, maxBytes) {
+/**
+ * Reads the current body and appends each chunk to the part file at once (a blocking write: this
+ * thread has nothing else to do, and the chunk is hashed after it is written, so the hashes always
+ * cover exactly the bytes in the file, whatever ends the read).
+ */
+function stream(fd, received, maxBytes) {
   const res = response;
-  const queue = [];
-  let filling;
-  let filled = 0;
   let ending;
   let beat;
-  const sendFilling = () => {
-    const bytes = filling.subarray(0, filled);
-    filling = undefined;
-    filled = 0;
-    post({ type: 'batch', bytes }, [bytes.buffer]);
-  };
-  const drain = () => {
-    while (queue.length > 0) {
-      if (!filling) {
-        filling = pool.pop();
-        if (!filling) {
-          res.pause();
-          return;
-        }
-      }
-      const chunk = queue[0];
-      const take = Math.min(filling.length - filled, chunk.length);
-      filling.set(take === chunk.length ? chunk : chunk.subarray(0, take), filled);
-      filled += take;
-      if (take === chunk.length) queue.shift();
-      else queue[0] = chunk.subarray(take);
-      if (filled === filling.length) sendFilling();
-    }
-    if (ending) {
-      clearTimeout(beat);
-      if (filling && filled > 0) sendFilling();
-      if (filling) pool.push(filling);
-      filling = undefined;
-      reading = undefined;
-      post({ type: 'ended', ...ending, received });
-      return;
-    }
-    if (res.isPaused()) res.resume();
-  };
+  let uncollected = 0;
   const end = (outcome, message) => {
     if (ending) return;
-    ending = { outcome, ...(message ? { message } : {}) };
+    ending = true;
+    clearTimeout(beat);
     if (outcome !== 'complete') res.destroy();
-    drain();
+    reading = undefined;
+    post({ type: 'ended', outcome, received, ...(message ? { message } : {}) });
   };
-  reading = { drain, end };
+  reading = { end };
   res.on('data', (chunk) => {
     if (ending) return;
-    if (received + chunk.length > maxBytes) {
-      received += chunk.length;
-      return end('too_large');
+    if (received + chunk.length > maxBytes) return end('too_large', `at ${received + chunk.length} bytes`);
+    try {
+      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset, received + offset);
+    } catch (error) {
+      return end('write_failed', error.message);
     }
-    received += chunk.length;
     hash(chunk);
-    queue.push(chunk);
-    drain();
+    received += chunk.length;
+    uncollected += chunk.length;
+    if (uncollected >= COLLECT_EVERY_BYTES) {
+      uncollected = 0;
+      collectGarbage({ type: 'minor' });
+    }
     // Throttled, and trailing: the last bytes before a pause are reported too.
     beat ??= setTimeout(() => {
       beat = undefined;
@@ -156,10 +141,7 @@ parentPort.on('message', (message) => {
     case 'discard':
       return discard();
     case 'stream':
-      return stream(message.received, message.maxBytes);
-    case 'buffer':
-      pool.push(new Uint8Array(message.buffer));
-      return reading?.drain();
+      return stream(message.fd, message.received, message.maxBytes);
     case 'abort':
       if (reading) return reading.end('aborted');
       // Before the head, the request's error handler answers 'failed'.

@@ -81,26 +81,22 @@ async function readResponse(input: AttemptInput, response: TransferHead): Promis
 }
 
 /**
- * Streams the body into the part file: the worker receives and hashes it and hands it over in
- * batches, each written here in order. The hash covers exactly the part file because every hashed
- * byte is in a batch handed over before the read ends (even when the connection drops or the
- * attempt is aborted), and a failed write ends the download (the next run re-hashes the part file).
+ * Streams the body into the part file: the worker receives it, appends it through the part file's
+ * descriptor and hashes it, so the hashes cover exactly the part file whatever ends the read (a
+ * dropped connection, an abort, the size limit); a failed write ends the download.
  */
 async function streamBody(input: AttemptInput, totalBytes: number | null): Promise<void> {
   const { part } = input;
   const step = Math.max(PROGRESS_EVERY_BYTES, totalBytes ? Math.floor(totalBytes / 100) : 0);
   let reported = part.sizeBytes;
-  const end = await input.transfer.stream(
-    { received: part.sizeBytes, maxBytes: input.maxBytes },
-    input.signal,
-    (bytes) => part.write(bytes),
-    (received) => {
-      const report = received - reported >= step;
-      if (report) reported = received;
-      input.onBytes(received, totalBytes, report);
-    },
-  );
-  if (end.outcome === 'too_large') throw tooLarge(input.maxBytes, `the server sent more than that (at ${end.received} bytes)`);
+  const end = await input.transfer.stream({ fd: part.fd, received: part.sizeBytes, maxBytes: input.maxBytes }, input.signal, (received) => {
+    const report = received - reported >= step;
+    if (report) reported = received;
+    input.onBytes(received, totalBytes, report);
+  });
+  part.appended(end.received - part.sizeBytes);
+  if (end.outcome === 'too_large') throw tooLarge(input.maxBytes, `the server sent more than that (${end.message ?? ''})`);
+  if (end.outcome === 'write_failed') throw new GatewayError('internal', `Writing the part file failed (${end.message ?? 'unknown error'}); check the data directory's disk, then retry the job.`);
   if (end.outcome === 'aborted') throw dropped(input, input.signal.reason);
   if (end.outcome === 'dropped') throw dropped(input, new Error(end.message ?? 'the connection broke'));
   input.onBytes(part.sizeBytes, totalBytes, true);

@@ -4,12 +4,10 @@ import { GatewayError } from '../core/index.js';
 import type { ChecksumAlgorithm } from './fileHashes.js';
 
 const WORKER_URL = new URL('./downloadWorker.mjs', import.meta.url);
-/** Size of one batch handed from the worker to the part file: one write per MiB. */
-const BATCH_BYTES = 1 << 20;
-/** Batch buffers in circulation: receiving, hashing and writing overlap; memory stays at 4 MiB per download. */
-const BATCHES = 4;
 /** The worker only moves bytes: a small heap keeps its collections short. */
 const WORKER_HEAP_MB = 32;
+/** A small young generation keeps the worker's resident memory (and each scavenge) small. */
+const WORKER_YOUNG_MB = 8;
 
 /** The head of one response: status and headers; its body stays in the worker until streamed or discarded. */
 export interface TransferHead {
@@ -17,10 +15,10 @@ export interface TransferHead {
   header(name: string): string | null;
 }
 
-/** How a body read ended; every byte hashed before it was handed to `write` first. */
+/** How a body read ended. */
 export interface StreamEnd {
-  outcome: 'complete' | 'dropped' | 'too_large' | 'aborted';
-  /** Bytes received so far, counting the resume offset (past `maxBytes` when too large). */
+  outcome: 'complete' | 'dropped' | 'too_large' | 'write_failed' | 'aborted';
+  /** Bytes in the part file now, every one written and hashed. */
   received: number;
   message?: string;
 }
@@ -28,16 +26,15 @@ export interface StreamEnd {
 type WorkerMessage =
   | { type: 'head'; status: number; headers: IncomingHttpHeaders }
   | { type: 'failed'; message: string }
-  | { type: 'batch'; bytes: Uint8Array }
   | { type: 'bytes'; received: number }
   | ({ type: 'ended' } & StreamEnd)
   | { type: 'digests'; sha256: string; other?: string };
 
 /**
  * The main thread's side of downloadWorker.mjs, one per download run: the worker sends GETs,
- * receives, hashes (sha256 and the candidate's algorithm, from the first byte of the part file) and
- * hands over batches; every decision (redirects, status, range, size limit, checksum) and every
- * write to the part file stays here. One operation at a time.
+ * receives, appends to the part file through its descriptor and hashes (sha256 and the candidate's
+ * algorithm, from the first byte of the part file); every decision (redirects, status, range, size
+ * limit, checksum) stays here. One operation at a time.
  */
 export class WorkerTransfer {
   private readonly worker: Worker;
@@ -47,8 +44,8 @@ export class WorkerTransfer {
 
   constructor(otherAlgorithm: ChecksumAlgorithm | undefined) {
     this.worker = new Worker(WORKER_URL, {
-      workerData: { otherAlgorithm: otherAlgorithm === 'sha256' ? undefined : otherAlgorithm, batchBytes: BATCH_BYTES, batches: BATCHES },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      workerData: { otherAlgorithm: otherAlgorithm === 'sha256' ? undefined : otherAlgorithm, },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     this.worker.on('message', (message: WorkerMessage) => this.onMessage?.(message));
     const fail = (why: string) => {
@@ -91,35 +88,14 @@ export class WorkerTransfer {
   }
 
   /**
-   * Reads the current body: `write` gets each batch in order (awaited one at a time, the buffer goes
-   * back to the worker after it), `onBytes` the bytes received so far. Resolves once the read ended
-   * and every batch was written; rejects with the first write error (the read is then aborted).
+   * Has the worker append the current body to the part file (open descriptor `fd`, from offset
+   * `received`); `onBytes` hears the bytes in the file so far. Resolves when the read ended.
    */
-  async stream(
-    options: { received: number; maxBytes: number },
-    signal: AbortSignal,
-    write: (bytes: Uint8Array) => Promise<void>,
-    onBytes: (received: number) => void,
-  ): Promise<StreamEnd> {
-    let writing = Promise.resolve();
-    let failure: { error: unknown } | undefined;
-    const end = await this.operation<StreamEnd>(signal, (message, resolve) => {
-      if (message.type === 'batch') {
-        const bytes = message.bytes;
-        writing = writing
-          .then(() => (failure ? undefined : write(bytes)))
-          .catch((error: unknown) => {
-            if (failure) return;
-            failure = { error };
-            this.worker.postMessage({ type: 'abort' });
-          })
-          .finally(() => this.worker.postMessage({ type: 'buffer', buffer: bytes.buffer }, [bytes.buffer as ArrayBuffer]));
-      } else if (message.type === 'bytes') onBytes(message.received);
+  stream(options: { fd: number; received: number; maxBytes: number }, signal: AbortSignal, onBytes: (received: number) => void): Promise<StreamEnd> {
+    return this.operation<StreamEnd>(signal, (message, resolve) => {
+      if (message.type === 'bytes') onBytes(message.received);
       else if (message.type === 'ended') resolve({ outcome: message.outcome, received: message.received, ...(message.message ? { message: message.message } : {}) });
     }, () => this.worker.postMessage({ type: 'stream', ...options }));
-    await writing;
-    if (failure) throw failure.error;
-    return end;
   }
 
   /** The hex digests of every byte hashed since the last reset. */
