@@ -53,10 +53,13 @@ export interface DownloadOutcome {
 export async function runDownload(request: DownloadRequest, part: PartialFile, env: DownloadEnvironment, observer: DownloadObserver, signal: AbortSignal): Promise<DownloadOutcome> {
   const url = checkDownloadUrl(request.url, request.allowedDomains, 'candidate URL');
   const transfer = new WorkerTransfer(request.checksum?.algorithm);
+  let clean = false;
   try {
-    return await downloadWith(transfer, url, request, part, env, observer, signal);
+    const outcome = await downloadWith(transfer, url, request, part, env, observer, signal);
+    clean = true;
+    return outcome;
   } finally {
-    await transfer.close();
+    await transfer.close(clean);
   }
 }
 

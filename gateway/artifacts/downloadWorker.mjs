@@ -5,7 +5,9 @@
 // redirect, status, range and size and verifies the checksum; it opened the part file and owns it.
 // Plain JavaScript because Node 20 runs worker files without a TypeScript loader (as pdfTextWorker.mjs).
 //
+// A worker serves one download run at a time and may be kept warm for the next one.
 // In (postMessage), one operation at a time:
+//   { type: 'start', otherAlgorithm? } – a new run: hashes start over (sha256, and md5 or sha1 when named)
 //   { type: 'hash', chunk }            – hash bytes already in the part file (before a resume)
 //   { type: 'reset' }                  – start the hashes over (the part file was truncated)
 //   { type: 'get', url, headers }      – one GET, no redirects → { type: 'head', status, headers } | { type: 'failed', message }
@@ -22,9 +24,9 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 
-const { otherAlgorithm } = workerData;
+let otherAlgorithm;
 /** The main thread hears of received bytes (its stall watchdog, progress) this long after they arrive at most, in ms. */
 const HEARTBEAT_MS = 50;
 /**
@@ -132,6 +134,10 @@ function stream(fd, received, maxBytes) {
 
 parentPort.on('message', (message) => {
   switch (message.type) {
+    case 'start':
+      otherAlgorithm = message.otherAlgorithm;
+      discard();
+      return reset();
     case 'hash':
       return hash(message.chunk);
     case 'reset':

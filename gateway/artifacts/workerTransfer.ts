@@ -9,6 +9,13 @@ const WORKER_HEAP_MB = 32;
 /** A small young generation keeps the worker's resident memory (and each scavenge) small. */
 const WORKER_YOUNG_MB = 8;
 
+/**
+ * Workers kept warm (unref'd: they never keep the process alive) after a download that ended
+ * cleanly: starting one costs 60–130 ms on a loaded machine, most of a small download's time.
+ */
+const warm: Array<{ worker: Worker; unpark(): void }> = [];
+const MAX_WARM = 1;
+
 /** The head of one response: status and headers; its body stays in the worker until streamed or discarded. */
 export interface TransferHead {
   status: number;
@@ -42,18 +49,25 @@ export class WorkerTransfer {
   private broken: GatewayError | undefined;
   private onBroken: ((error: GatewayError) => void) | undefined;
 
+  private readonly listeners = {
+    message: (message: WorkerMessage) => this.onMessage?.(message),
+    error: (error: Error) => this.fail(error.message),
+    exit: (code: number) => this.fail(`exit code ${code}`),
+  };
+
   constructor(otherAlgorithm: ChecksumAlgorithm | undefined) {
-    this.worker = new Worker(WORKER_URL, {
-      workerData: { otherAlgorithm: otherAlgorithm === 'sha256' ? undefined : otherAlgorithm, },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-    });
-    this.worker.on('message', (message: WorkerMessage) => this.onMessage?.(message));
-    const fail = (why: string) => {
-      this.broken ??= new GatewayError('internal', `The download worker stopped (${why}); retry the download.`);
-      this.onBroken?.(this.broken);
-    };
-    this.worker.on('error', (error) => fail(error.message));
-    this.worker.on('exit', (code) => fail(`exit code ${code}`));
+    const parked = warm.pop();
+    parked?.unpark();
+    this.worker = parked?.worker ?? new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    this.worker.on('message', this.listeners.message);
+    this.worker.on('error', this.listeners.error);
+    this.worker.on('exit', this.listeners.exit);
+    this.worker.postMessage({ type: 'start', otherAlgorithm: otherAlgorithm === 'sha256' ? undefined : otherAlgorithm });
+  }
+
+  private fail(why: string): void {
+    this.broken ??= new GatewayError('internal', `The download worker stopped (${why}); retry the download.`);
+    this.onBroken?.(this.broken);
   }
 
   /** Hashes bytes already in the part file (a resume continues their hash). */
@@ -105,9 +119,38 @@ export class WorkerTransfer {
     }, () => this.worker.postMessage({ type: 'digests' }));
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends this run's use of the worker: after a run that ended cleanly (every operation answered) it
+   * is kept warm for the next download when none is, else terminated.
+   */
+  async close(reusable: boolean): Promise<void> {
     this.onBroken = undefined;
+    const healthy = !this.broken;
     this.broken ??= new GatewayError('internal', 'The download worker was closed.');
+    if (reusable && healthy && warm.length < MAX_WARM) {
+      const worker = this.worker;
+      worker.off('message', this.listeners.message);
+      worker.off('error', this.listeners.error);
+      worker.off('exit', this.listeners.exit);
+      // One that dies while idle (it should not) leaves the pool.
+      const onError = () => {};
+      const onExit = () => {
+        const at = warm.findIndex((entry) => entry.worker === worker);
+        if (at >= 0) warm.splice(at, 1);
+      };
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.unref();
+      warm.push({
+        worker,
+        unpark: () => {
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+          worker.ref();
+        },
+      });
+      return;
+    }
     await this.worker.terminate();
   }
 
