@@ -5,7 +5,7 @@ import type {
   Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
   SharedLiveState,
 } from './core/index.js';
-import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl, nodeHttpGet, type HttpGet } from './artifacts/index.js';
+import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
 import type { NativeTool } from './broker/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
@@ -66,8 +66,8 @@ export interface RuntimeOptions {
   /** Artifact plans and jobs, and the Session workspaces: with both, `artifact_download` is offered. */
   artifacts?: ArtifactStore;
   workspace?: SessionWorkspace;
-  /** How downloads reach file servers: the GET to use (node:http(s) by default), and loopback mirrors of public origins (tests, offline runs). */
-  downloads?: { httpGet?: HttpGet; mirrors?: Record<string, string> };
+  /** How downloads reach file servers: loopback mirrors of public origins (tests, offline runs). */
+  downloads?: { mirrors?: Record<string, string> };
   /** More native tools (paper_extract_pdf), audited by the broker like artifact_download. */
   nativeTools?: readonly NativeTool[];
   /** paper_extract_pdf's page, byte, heap and time limits (defaults: DEFAULT_EXTRACTION_LIMITS). */
@@ -193,7 +193,7 @@ async function createArtifactDownloads(
   const mirrors = options.downloads?.mirrors ?? {};
   const downloads = new ArtifactDownloads({
     ...options, ...parts, store: options.artifacts, workspace: options.workspace, random: Math.random,
-    httpGet: options.downloads?.httpGet ?? nodeHttpGet, physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
+    physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
   });
   const interrupted = await downloads.failInterrupted();
   if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');

@@ -194,6 +194,10 @@ function partialFile(handle: FileHandle, path: string, initialSize: number): Par
       await handle.truncate(bytes);
       size = bytes;
     },
+    fd: handle.fd,
+    appended: (bytes) => {
+      size += bytes;
+    },
     close: () => handle.close(),
   };
 }

@@ -1,9 +1,9 @@
 import type { RetryPolicy } from '../../catalog/index.js';
 import { GatewayError, linkSignals, type Clock, type PartialFile } from '../core/index.js';
 import { checkDownloadUrl, type PhysicalUrl } from './downloadUrls.js';
-import { FileHashes, type ChecksumAlgorithm } from './fileHashes.js';
+import { verifiedSha256, type ChecksumAlgorithm } from './fileHashes.js';
 import { httpAttempt } from './httpAttempt.js';
-import type { HttpGet } from './httpGet.js';
+import { WorkerTransfer } from './workerTransfer.js';
 
 /** Hard bound on HTTP attempts of one run, whatever the progress (every loop is bounded). */
 const MAX_ATTEMPTS = 50;
@@ -20,7 +20,6 @@ export interface DownloadRequest {
 
 /** The side effects a download uses, passed in (house style §4). */
 export interface DownloadEnvironment {
-  httpGet: HttpGet;
   clock: Clock;
   random: () => number;
   physicalUrl: PhysicalUrl;
@@ -48,12 +47,27 @@ export interface DownloadOutcome {
  * Streams a file into its part file with bounded memory: Range resume after a dropped connection
  * (and from a part file left by an earlier run, re-hashed first), backoff honouring Retry-After,
  * redirects re-checked hop by hop, the size limit mid-stream, then the checksum. The caller commits
- * the part file (fsync + rename) or discards it; this never touches the final name.
+ * the part file (fsync + rename) or discards it; this never touches the final name. The bytes are
+ * received and hashed in a worker thread (workerTransfer.ts); every decision is taken here.
  */
 export async function runDownload(request: DownloadRequest, part: PartialFile, env: DownloadEnvironment, observer: DownloadObserver, signal: AbortSignal): Promise<DownloadOutcome> {
   const url = checkDownloadUrl(request.url, request.allowedDomains, 'candidate URL');
-  const hashes = new FileHashes(request.checksum);
-  for await (const chunk of part.sizeBytes > 0 ? part.existing() : []) hashes.update(chunk);
+  const transfer = new WorkerTransfer(request.checksum?.algorithm);
+  let clean = false;
+  try {
+    const outcome = await downloadWith(transfer, url, request, part, env, observer, signal);
+    clean = true;
+    return outcome;
+  } finally {
+    await transfer.close(clean);
+  }
+}
+
+async function downloadWith(
+  transfer: WorkerTransfer, url: URL, request: DownloadRequest, part: PartialFile, env: DownloadEnvironment, observer: DownloadObserver, signal: AbortSignal,
+): Promise<DownloadOutcome> {
+  // The worker hashes the bytes an earlier run left, so the resume continues their hash.
+  for await (const chunk of part.sizeBytes > 0 ? part.existing() : []) transfer.hashExisting(chunk);
   let totalBytes: number | null = null;
   let failures = 0;
   for (let attempts = 1; ; attempts++) {
@@ -63,7 +77,7 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
         // Running once a slot of the source's limiter is held; queued (or retrying) until then.
         await observer.transition('running', { bytesDone: before, totalBytes, attempts });
         return httpAttempt({
-          url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, httpGet: env.httpGet, physicalUrl: env.physicalUrl, part, hashes,
+          url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, transfer, physicalUrl: env.physicalUrl, part,
           signal: attemptSignal,
           onBytes: (done, total, report) => {
             touch();
@@ -74,7 +88,7 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
       });
       totalBytes = result.totalBytes;
       await observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts });
-      return { sizeBytes: part.sizeBytes, sha256: hashes.finish(), attempts };
+      return { sizeBytes: part.sizeBytes, sha256: verifiedSha256(await transfer.digests(), request.checksum), attempts };
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       if (signal.aborted) throw signal.reason instanceof GatewayError ? signal.reason : new GatewayError('cancelled', 'The download was cancelled.');

@@ -6,7 +6,6 @@ import {
 import type { SourceLimiters } from '../broker/index.js';
 import { runDownload, type DownloadObserver } from './downloadEngine.js';
 import type { PhysicalUrl } from './downloadUrls.js';
-import type { HttpGet } from './httpGet.js';
 import { jobProgressWriter } from './jobProgressWriter.js';
 
 /** Slack over a candidate's announced size before the size limit stops a download: 5 % and at least 64 KiB. */
@@ -24,7 +23,6 @@ export interface JobRunnerDeps {
   clock: Clock;
   random: () => number;
   log: Logger;
-  httpGet: HttpGet;
   physicalUrl: PhysicalUrl;
 }
 
@@ -85,7 +83,7 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
       { url: job.url, allowedDomains: manifest.allowedDomains, maxBytes: sizeLimitFor(candidate, manifest.limits.maxDownloadBytes), ...(candidate.checksum ? { checksum: candidate.checksum } : {}) },
       part,
       {
-        httpGet: deps.httpGet, clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
+        clock: deps.clock, random: deps.random, physicalUrl: deps.physicalUrl, retry: manifest.retry,
         stallTimeoutMs: manifest.limits.timeoutSeconds * 1000, slot: (signal) => limiter.acquire(signal),
       },
       observer,

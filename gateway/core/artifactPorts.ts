@@ -36,6 +36,10 @@ export interface PartialFile {
   existing(): AsyncIterable<Uint8Array>;
   /** Appends one chunk. */
   write(chunk: Uint8Array): Promise<void>;
+  /** The open descriptor (read-write), for a writer on another thread that appends at `sizeBytes`… */
+  readonly fd: number;
+  /** …and then reports how many bytes it appended. */
+  appended(bytes: number): void;
   /** Keeps the first `sizeBytes` bytes (0: start over, when a server ignored the Range). */
   truncate(sizeBytes: number): Promise<void>;
   close(): Promise<void>;

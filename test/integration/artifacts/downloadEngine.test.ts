@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mirroredUrl, nodeHttpGet, runDownload, type DownloadEnvironment, type DownloadObserver } from '../../../gateway/artifacts/index.js';
+import { mirroredUrl, runDownload, type DownloadEnvironment, type DownloadObserver } from '../../../gateway/artifacts/index.js';
 import { systemClock } from '../../../gateway/core/index.js';
 import { FileWorkspace } from '../../../storage/index.js';
 import { startFileServer, syntheticBytes, type FileServer } from '../../fixtures/fileServer.js';
@@ -34,7 +36,6 @@ describe('the download engine against a loopback file server', () => {
   });
 
   const env = (): DownloadEnvironment => ({
-    httpGet: nodeHttpGet,
     clock: systemClock,
     random: () => 0,
     physicalUrl: mirroredUrl({ [PUBLIC]: server.origin, 'https://evil.example': offList.origin }),
@@ -148,5 +149,47 @@ describe('the download engine against a loopback file server', () => {
     }
     await part.close();
     expect([...server.requests, ...offList.requests]).toEqual([]);
+  });
+
+  it('receives, writes and hashes off the main thread: the part file keeps growing while the event loop is blocked', async () => {
+    // The file server runs in its own process (one in this thread would stop with it): 1 MiB at
+    // once, then 64 KiB every 20 ms up to 3 MiB.
+    const total = 3 * 1024 * 1024;
+    const child = spawn(process.execPath, ['-e', `
+      const body = Buffer.alloc(${total}, 7);
+      require('node:http').createServer((req, res) => {
+        res.writeHead(200, { 'content-length': String(body.length) });
+        let at = 1 << 20;
+        res.write(body.subarray(0, at));
+        const timer = setInterval(() => {
+          res.write(body.subarray(at, at + 65536));
+          at += 65536;
+          if (at >= body.length) { clearInterval(timer); res.end(); }
+        }, 20);
+      }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<string>((resolve) => child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim())));
+      const partPath = join(dataDir, 'workspaces/ses_1/out.bin.part');
+      let sizeWhileBlocked = 0;
+      const blocking: DownloadObserver = {
+        transition: async () => {},
+        // At the first progress report the main thread stops (no timers, no I/O callbacks) until the
+        // whole file is in the part file, or 60 s: only another thread can have written it meanwhile.
+        progress: () => {
+          if (sizeWhileBlocked > 0) return;
+          const until = Date.now() + 60_000;
+          while (statSync(partPath).size < total && Date.now() < until) sizeWhileBlocked = statSync(partPath).size;
+          sizeWhileBlocked = statSync(partPath).size;
+        },
+      };
+      const part = await workspace.openPartial('ses_1', 'out.bin');
+      const environment = { ...env(), physicalUrl: mirroredUrl({ [PUBLIC]: `http://127.0.0.1:${port}` }) };
+      const outcome = await runDownload({ url: `${PUBLIC}/f`, allowedDomains: ALLOWED, maxBytes: total }, part, environment, blocking, new AbortController().signal).finally(() => part.close());
+      expect(sizeWhileBlocked).toBe(total);
+      expect(outcome).toMatchObject({ sizeBytes: total, sha256: sha256(Buffer.alloc(total, 7)) });
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -1,0 +1,159 @@
+// The byte mover of one download run: a worker_thread that sends the GET, receives the body, writes
+// it to the part file's descriptor and hashes it. Its small heap keeps the garbage collections
+// caused by Node's per-read HTTP buffers cheap and off the gateway's event loop, and receiving,
+// writing and hashing cost the main thread nothing. It decides nothing: the main thread checks every
+// redirect, status, range and size and verifies the checksum; it opened the part file and owns it.
+// Plain JavaScript because Node 20 runs worker files without a TypeScript loader (as pdfTextWorker.mjs).
+//
+// A worker serves one download run at a time and may be kept warm for the next one.
+// In (postMessage), one operation at a time:
+//   { type: 'start', otherAlgorithm? } – a new run: hashes start over (sha256, and md5 or sha1 when named)
+//   { type: 'hash', chunk }            – hash bytes already in the part file (before a resume)
+//   { type: 'reset' }                  – start the hashes over (the part file was truncated)
+//   { type: 'get', url, headers }      – one GET, no redirects → { type: 'head', status, headers } | { type: 'failed', message }
+//   { type: 'discard' }                – drop the current response
+//   { type: 'stream', fd, received, maxBytes } – append the body to `fd` from offset `received`
+//                                        → { type: 'bytes', received }* (at most every 50 ms), then
+//                                        { type: 'ended', outcome: 'complete' | 'dropped' | 'too_large' | 'write_failed' | 'aborted', received, message? }
+//   { type: 'abort' }                  – end the current request or body read
+//   { type: 'digests' }                → { type: 'digests', sha256, other }
+// `received` counts the bytes in the part file: every one of them written and hashed.
+import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parentPort } from 'node:worker_threads';
+
+let otherAlgorithm;
+/** The main thread hears of received bytes (its stall watchdog, progress) this long after they arrive at most, in ms. */
+const HEARTBEAT_MS = 50;
+/**
+ * Node's HTTP client reads into a new 64 KiB buffer each time; their tiny wrappers hardly fill the
+ * young generation, so without help tens of MiB of dead buffers wait for a collection (resident
+ * memory). A young-generation collection every few MiB received frees them and costs well under a
+ * millisecond in this small heap. `gc` exists only in contexts made after --expose-gc is set.
+ */
+const COLLECT_EVERY_BYTES = 8 << 20;
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc');
+
+let sha256;
+let other;
+function reset() {
+  sha256 = createHash('sha256');
+  other = otherAlgorithm ? createHash(otherAlgorithm) : undefined;
+}
+function hash(chunk) {
+  sha256.update(chunk);
+  other?.update(chunk);
+}
+reset();
+
+let request;
+let response;
+let reading;
+
+function post(message) {
+  parentPort.postMessage(message);
+}
+
+function get(url, headers) {
+  discard();
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  let answered = false;
+  const req = send(target, { method: 'GET', headers }, (res) => {
+    answered = true;
+    response = res;
+    post({ type: 'head', status: res.statusCode ?? 0, headers: res.headers });
+  });
+  request = req;
+  // Kept for the request's whole life: an error after the head reaches the body's reader instead.
+  req.on('error', (error) => {
+    if (!answered) {
+      answered = true;
+      post({ type: 'failed', message: error.message });
+    }
+  });
+  req.end();
+}
+
+function discard() {
+  if (response && !response.destroyed) response.destroy();
+  if (request && !request.destroyed) request.destroy();
+  response = undefined;
+  request = undefined;
+}
+
+/**
+ * Reads the current body and appends each chunk to the part file at once (a blocking write: this
+ * thread has nothing else to do, and the chunk is hashed after it is written, so the hashes always
+ * cover exactly the bytes in the file, whatever ends the read).
+ */
+function stream(fd, received, maxBytes) {
+  const res = response;
+  let ending;
+  let beat;
+  let uncollected = 0;
+  const end = (outcome, message) => {
+    if (ending) return;
+    ending = true;
+    clearTimeout(beat);
+    if (outcome !== 'complete') res.destroy();
+    reading = undefined;
+    post({ type: 'ended', outcome, received, ...(message ? { message } : {}) });
+  };
+  reading = { end };
+  res.on('data', (chunk) => {
+    if (ending) return;
+    if (received + chunk.length > maxBytes) return end('too_large', `at ${received + chunk.length} bytes`);
+    try {
+      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset, received + offset);
+    } catch (error) {
+      return end('write_failed', error.message);
+    }
+    hash(chunk);
+    received += chunk.length;
+    uncollected += chunk.length;
+    if (uncollected >= COLLECT_EVERY_BYTES) {
+      uncollected = 0;
+      collectGarbage({ type: 'minor' });
+    }
+    // Throttled, and trailing: the last bytes before a pause are reported too.
+    beat ??= setTimeout(() => {
+      beat = undefined;
+      if (!ending) post({ type: 'bytes', received });
+    }, HEARTBEAT_MS);
+  });
+  res.once('end', () => end(res.complete ? 'complete' : 'dropped', 'the body ended early'));
+  res.on('error', (error) => end('dropped', error.message));
+  res.once('close', () => end(res.complete ? 'complete' : 'dropped', 'the connection closed'));
+}
+
+parentPort.on('message', (message) => {
+  switch (message.type) {
+    case 'start':
+      otherAlgorithm = message.otherAlgorithm;
+      discard();
+      return reset();
+    case 'hash':
+      return hash(message.chunk);
+    case 'reset':
+      return reset();
+    case 'get':
+      return get(message.url, message.headers);
+    case 'discard':
+      return discard();
+    case 'stream':
+      return stream(message.fd, message.received, message.maxBytes);
+    case 'abort':
+      if (reading) return reading.end('aborted');
+      // Before the head, the request's error handler answers 'failed'.
+      if (request && !response) return request.destroy(new Error('aborted'));
+      return discard();
+    case 'digests':
+      return post({ type: 'digests', sha256: sha256.digest('hex'), other: other?.digest('hex') });
+  }
+});
