@@ -49,7 +49,7 @@ async function addWork(storage: Storage, owner: string): Promise<void> {
 /** What a replica's sweep with `alive` ends (download jobs are failed one by one, as ArtifactDownloads does). */
 async function sweep(storage: Storage, alive?: readonly string[]) {
   const downloads = await storage.artifacts.listJobsIn(['running'], alive);
-  for (const job of downloads) await storage.artifacts.updateJob(job.id, { state: 'failed', errorCode: 'interrupted', endedAt: at(100) });
+  for (const job of downloads) await storage.artifacts.updateJob(job.id, { state: 'failed', errorCode: 'interrupted', endedAt: at(100), updatedAt: at(100) });
   return {
     requests: await storage.permissions.orphanPending(at(100), alive),
     extractions: await storage.extractions.failUnfinished(at(100), 'stopped', alive),
