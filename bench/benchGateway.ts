@@ -8,14 +8,16 @@ import { silentLogger } from '../gateway/core/index.js';
 import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';
 
-// A third argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store.
-const [echoUrl, arxivBaseUrl, store] = process.argv.slice(2);
+// A third argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store;
+// a fourth, a redis:// URL, shares its limiters, cache and events with the other replicas on that Redis.
+const [echoUrl, arxivBaseUrl, store, redisUrl] = process.argv.slice(2);
 const dataDir = await mkdtemp(join(tmpdir(), 'scigate-bench-'));
 const gateway = await startGateway({
   host: '127.0.0.1',
   port: 0,
   dataDir,
   ...(store ? { store } : {}),
+  ...(redisUrl ? { redisUrl } : {}),
   isolateSources: false,
   toolPrefix: 'mcp',
   allowedHosts: [],
