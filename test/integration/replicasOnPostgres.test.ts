@@ -118,11 +118,15 @@ describe('two replicas on one PostgreSQL and one Redis', () => {
     expect((await answer).content.at(-1)).toEqual({ type: 'text', text: 'saved: survives a restart of B' });
   });
 
-  it('kill -9 of A under load loses no answered call, and B keeps answering', async () => {
+  it("kill -9 of A under load loses no answered call, B keeps answering, and ends A's pending request once A's heartbeat is stale", async () => {
     const workers = await Promise.all([a, a, a, a, b, b, b, b].map((on) => session(on, b)));
     for (const { sessionId } of workers) {
       expect((await b.api(`/api/sessions/${sessionId}`, { method: 'PATCH', body: { approvalMode: 'always_allow' } })).status).toBe(200);
     }
+    // A request waiting on A when it dies: a survivor ends it once A's heartbeat is stale.
+    const waiting = await session(a, b);
+    void waiting.client.callTool({ name: write, arguments: { text: 'never decided' } }).catch(() => undefined);
+    const leftRequest = await pendingRequest(b, waiting.sessionId);
     const answered: Array<{ sessionId: string; invocationId: string }> = [];
     let answeredOnA = 0;
     let answeredOnBAfterKill = 0;
@@ -154,6 +158,9 @@ describe('two replicas on one PostgreSQL and one Redis', () => {
     await Promise.all(running);
     // B went on answering after A died: each of its four clients made 10 calls started after the kill.
     expect(answeredOnBAfterKill).toBe(40);
+    await expect
+      .poll(async () => (await b.api(`/api/sessions/${waiting.sessionId}/permission-requests`)).body.requests[0], { timeout: 120_000, interval: 1000 })
+      .toMatchObject({ id: leftRequest.id, status: 'orphaned' });
     for (const { sessionId, invocationId } of answered) {
       const { status, body } = await b.api(`/api/sessions/${sessionId}/invocations/${invocationId}`);
       expect(status, `${invocationId} of ${sessionId}`).toBe(200);
