@@ -76,17 +76,10 @@ export interface RuntimeOptions {
   shared?: SharedLiveState;
   /** The replicas sharing the store (PostgreSQL): start-up and later sweeps end only dead replicas' pending work. */
   replicas?: ReplicaStore;
-  /** How often this replica beats and how long a silent replica still counts as alive (default REPLICA_LIVENESS). */
-  replicaLiveness?: ReplicaLiveness;
 }
 
-export interface ReplicaLiveness {
-  heartbeatMs: number;
-  deadAfterMs: number;
-}
-
-/** A beat every 5 s; six missed beats mean the replica is dead (a pause of a loaded machine is not). */
-export const REPLICA_LIVENESS: ReplicaLiveness = { heartbeatMs: 5_000, deadAfterMs: 30_000 };
+/** A replica on a shared store beats every 5 s; six missed beats mean it is dead (a pause of a loaded machine is not). */
+export const REPLICA_LIVENESS = { heartbeatMs: 5_000, deadAfterMs: 30_000 } as const;
 
 export interface GatewayRuntime {
   registry: SourceRegistry;
@@ -208,7 +201,7 @@ async function startReplicaLiveness(options: RuntimeOptions, sweep: (alive?: rea
     await sweep();
     return { stop: async () => {} };
   }
-  const { heartbeatMs, deadAfterMs } = options.replicaLiveness ?? REPLICA_LIVENESS;
+  const { heartbeatMs, deadAfterMs } = REPLICA_LIVENESS;
   const beatAndSweep = async () => {
     await replicas.beat(new Date(clock.now()).toISOString());
     await sweep(await replicas.alive(new Date(clock.now() - deadAfterMs).toISOString()));
