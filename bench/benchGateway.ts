@@ -15,8 +15,9 @@ import type { Logger } from '../gateway/core/index.js';
 import { builtinSources } from '../sources/index.js';
 import { benchManifest } from './echoServer.js';
 
-// A second argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store.
-const [arxivBaseUrl, store] = process.argv.slice(2);
+// A second argument, a postgres:// URL, puts the gateway on PostgreSQL instead of the embedded store;
+// a third, a redis:// URL, shares its limiters, cache and events with the other replicas on that Redis.
+const [arxivBaseUrl, store, redisUrl] = process.argv.slice(2);
 const echoStdio = { command: process.execPath, args: [fileURLToPath(new URL('./echoStdio.js', import.meta.url))] };
 const dataDir = await mkdtemp(join(tmpdir(), 'scigate-bench-'));
 // Logging as `scigate serve` does it (pino at the default level, info), into a file of the data directory.
@@ -26,6 +27,7 @@ const gateway = await startGateway({
   port: 0,
   dataDir,
   ...(store ? { store } : {}),
+  ...(redisUrl ? { redisUrl } : {}),
   isolateSources: false,
   toolPrefix: 'mcp',
   allowedHosts: [],

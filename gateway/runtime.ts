@@ -2,8 +2,8 @@ import type { CustomUrlPolicy, LimitOverrides, SourceManifest, ToolPrefix } from
 import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
-  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, SecretScrubber, SessionStore, SettingsStore,
-  SharedLiveState,
+  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, ReplicaStore, SecretScrubber, SessionStore,
+  SettingsStore, SharedLiveState,
 } from './core/index.js';
 import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
 import type { NativeTool } from './broker/index.js';
@@ -74,7 +74,12 @@ export interface RuntimeOptions {
   extractionLimits?: Partial<ExtractionLimits>;
   /** Limiters, result cache and events shared with the other replicas (`--redis`); default: this process only. */
   shared?: SharedLiveState;
+  /** The replicas sharing the store (PostgreSQL): start-up and later sweeps end only dead replicas' pending work. */
+  replicas?: ReplicaStore;
 }
+
+/** A replica on a shared store beats every 5 s; six missed beats mean it is dead (a pause of a loaded machine is not). */
+export const REPLICA_LIVENESS = { heartbeatMs: 5_000, deadAfterMs: 30_000 } as const;
 
 export interface GatewayRuntime {
   registry: SourceRegistry;
@@ -129,18 +134,23 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   // The admin page lists what discovery found (a custom server's tools after its OAuth login) live.
   registry.onChange(() => events.publish('catalog.changed', null, {}));
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
-  // Requests left pending by a crash can never be answered now: mark them before serving.
-  await permissionGate.orphanPending();
-  // Calls in flight at a crash never finish now: their rows say so rather than staying invisible.
-  const interrupted = await options.invocations.interruptUnfinished(new Date(options.clock.now()).toISOString());
-  if (interrupted > 0) options.log.warn({ interrupted }, 'tool calls in flight at the last stop were marked interrupted');
-  await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log });
   const { projects, settings, sessions, clock } = options;
   const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
   const limiters = new SourceLimiters(options.clock, options.shared?.limiters);
   metrics.collectLimiters(() => limiters.states());
   const artifactDownloads = await createArtifactDownloads(options, { registry, limiters, permissionGate, events });
   const extraction = createPaperExtractions(options, events);
+  // Requests and jobs left pending by a crash can never be answered now: end them before serving.
+  const sweepDeadWork = async (alive?: readonly string[]) => {
+    await permissionGate.orphanPending(alive);
+    // Calls in flight at a crash never finish now: their rows say so rather than staying invisible.
+    const unfinished = await options.invocations.interruptUnfinished(new Date(options.clock.now()).toISOString(), alive);
+    if (unfinished > 0) options.log.warn({ interrupted: unfinished }, 'tool calls in flight at the last stop were marked interrupted');
+    await failUnfinishedExtractions({ store: options.extractions, clock: options.clock, log: options.log }, alive);
+    const interrupted = (await artifactDownloads?.failInterrupted(alive)) ?? 0;
+    if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');
+  };
+  const liveness = await startReplicaLiveness(options, sweepDeadWork);
   const nativeTools = [
     ...(artifactDownloads ? [artifactDownloadTool(artifactDownloads)] : []),
     ...(extraction ? [paperExtractPdfTool(extraction.service)] : []),
@@ -174,6 +184,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(extraction ? { paperExtractions: extraction.service } : {}),
     ...(options.workspace ? { workspace: options.workspace } : {}),
     close: async () => {
+      await liveness.stop();
       events.disconnect();
       await extraction?.workers.close();
       await registry.close();
@@ -182,9 +193,45 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
 }
 
 /**
- * artifact_download's service, when storage has the artifact store and a workspace. Jobs a stopped
- * gateway left unfinished are marked failed (with the reason and the bytes kept) before serving.
+ * Sweeps the pending work of dead processes before serving. One process owning the store (embedded):
+ * every leftover row is from a dead run, swept once. Replicas sharing a store: this one beats, and
+ * only the work of replicas whose heartbeat stopped is swept, at start and after every later beat
+ * (whichever replica notices first); a clean stop removes the heartbeat, so the others sweep at once.
  */
+async function startReplicaLiveness(options: RuntimeOptions, sweep: (alive?: readonly string[]) => Promise<void>) {
+  const { replicas, clock, log } = options;
+  if (!replicas) {
+    await sweep();
+    return { stop: async () => {} };
+  }
+  const { heartbeatMs, deadAfterMs } = REPLICA_LIVENESS;
+  const beatAndSweep = async () => {
+    await replicas.beat(new Date(clock.now()).toISOString());
+    await sweep(await replicas.alive(new Date(clock.now() - deadAfterMs).toISOString()));
+  };
+  await beatAndSweep();
+  const stopping = new AbortController();
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        await clock.sleep(heartbeatMs, stopping.signal);
+      } catch {
+        return;
+      }
+      // A store that does not answer for a while is reported, not fatal: the next beat tries again.
+      await beatAndSweep().catch((error: unknown) => log.warn({ err: error }, 'the replica heartbeat or its sweep of dead replicas failed; retrying at the next beat'));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopping.abort();
+      await loop;
+      await replicas.leave().catch((error: unknown) => log.warn({ err: error }, 'this replica could not remove its heartbeat; the others sweep its work once it is stale'));
+    },
+  };
+}
+
+/** artifact_download's service, when storage has the artifact store and a workspace. */
 async function createArtifactDownloads(
   options: RuntimeOptions,
   parts: { registry: SourceRegistry; limiters: SourceLimiters; permissionGate: PermissionGate; events: EventHub },
@@ -195,8 +242,6 @@ async function createArtifactDownloads(
     ...options, ...parts, store: options.artifacts, workspace: options.workspace, random: Math.random,
     physicalUrl: Object.keys(mirrors).length > 0 ? mirroredUrl(mirrors) : directUrl,
   });
-  const interrupted = await downloads.failInterrupted();
-  if (interrupted > 0) options.log.warn({ interrupted }, 'download jobs left unfinished by a stopped gateway were marked failed; they can be retried');
   return downloads;
 }
 

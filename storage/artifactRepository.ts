@@ -2,6 +2,7 @@ import type {
   ArtifactPlanPatch, ArtifactPlanRecord, ArtifactPlanStatus, ArtifactStore, DownloadJobPatch, DownloadJobRecord, DownloadJobState, PlannedCandidate,
 } from '../gateway/core/index.js';
 import { integer, json, nullableInteger, nullableText, rowMapper, snakeCase, text, textAs, type Column } from './rowMapper.js';
+import { ownerNotAlive, withOwner } from './replicaRepository.js';
 import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
 
 const plans = rowMapper<ArtifactPlanRecord>('artifact_plans', {
@@ -47,10 +48,12 @@ const jobColumns = {
   endedAt: nullableText,
 } satisfies { [K in keyof DownloadJobRecord]-?: Column<DownloadJobRecord[K]> };
 const jobs = rowMapper<DownloadJobRecord>('download_jobs', jobColumns);
+const insertOwnedJob = withOwner(jobs.insertSql);
 
 /** Artifact plans and download jobs in a SQL database (embedded or PostgreSQL); every write is durable when it resolves. */
 export class ArtifactRepository implements ArtifactStore {
-  constructor(private readonly db: SqlExecutor) {}
+  /** `owner`: this process's replica id, stored with every download job it adds (null: one process owns the store). */
+  constructor(private readonly db: SqlExecutor, private readonly owner: string | null = null) {}
 
   async addPlan(plan: ArtifactPlanRecord): Promise<void> {
     await this.db.write(plans.insertSql, plans.toParams(plan));
@@ -73,7 +76,7 @@ export class ArtifactRepository implements ArtifactStore {
   }
 
   async addJob(job: DownloadJobRecord): Promise<void> {
-    await this.db.write(jobs.insertSql, jobs.toParams(job));
+    await this.db.write(insertOwnedJob, [...jobs.toParams(job), this.owner]);
   }
 
   async updateJob(id: string, patch: DownloadJobPatch): Promise<DownloadJobRecord | undefined> {
@@ -92,9 +95,12 @@ export class ArtifactRepository implements ArtifactStore {
     return (await this.db.all('SELECT * FROM download_jobs WHERE session_id = ? ORDER BY created_at, rowid', [sessionId])).map(jobs.fromRow);
   }
 
-  async listJobsIn(states: readonly DownloadJobState[]): Promise<DownloadJobRecord[]> {
+  async listJobsIn(states: readonly DownloadJobState[], alive?: readonly string[]): Promise<DownloadJobRecord[]> {
     if (states.length === 0) return [];
-    const rows = await this.db.all(`SELECT * FROM download_jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY created_at, rowid`, [...states]);
+    const [owners, params] = ownerNotAlive(alive);
+    const rows = await this.db.all(
+      `SELECT * FROM download_jobs WHERE state IN (${states.map(() => '?').join(', ')})${owners} ORDER BY created_at, rowid`, [...states, ...params],
+    );
     return rows.map(jobs.fromRow);
   }
 }

@@ -3,6 +3,7 @@ import type {
 } from '../gateway/core/index.js';
 import { INTERRUPTED_ERROR_CODE } from '../gateway/core/index.js';
 import { integer, nullableInteger, nullableText, rowMapper, snakeCase, text, textAs, type Column } from './rowMapper.js';
+import { ownerNotAlive, withOwner } from './replicaRepository.js';
 import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
 
 /** A list of strings stored as a JSON array. */
@@ -34,6 +35,7 @@ const jobColumns = {
   endedAt: nullableText,
 };
 const jobs = rowMapper<ExtractionJobRecord>('extraction_jobs', jobColumns);
+const insertOwnedJob = withOwner(jobs.insertSql);
 
 const acquisitions = rowMapper<PaperAcquisitionRecord>('paper_acquisitions', {
   id: text,
@@ -51,10 +53,11 @@ const acquisitions = rowMapper<PaperAcquisitionRecord>('paper_acquisitions', {
 
 /** ExtractionJobs and PaperAcquisitions in a SQL database (embedded or PostgreSQL) (migration 005). */
 export class ExtractionRepository implements ExtractionStore {
-  constructor(private readonly db: SqlExecutor) {}
+  /** `owner`: this process's replica id, stored with every job it adds (null: one process owns the store). */
+  constructor(private readonly db: SqlExecutor, private readonly owner: string | null = null) {}
 
   async addJob(job: ExtractionJobRecord): Promise<void> {
-    await this.db.write(jobs.insertSql, jobs.toParams(job));
+    await this.db.write(insertOwnedJob, [...jobs.toParams(job), this.owner]);
   }
 
   async updateJob(id: string, from: readonly ExtractionJobStatus[], update: ExtractionJobUpdate): Promise<boolean> {
@@ -86,10 +89,11 @@ export class ExtractionRepository implements ExtractionStore {
     return row ? jobs.fromRow(row) : undefined;
   }
 
-  failUnfinished(at: string, reason: string): Promise<number> {
+  failUnfinished(at: string, reason: string, alive?: readonly string[]): Promise<number> {
+    const [owners, params] = ownerNotAlive(alive);
     return this.db.write(
-      "UPDATE extraction_jobs SET status = 'failed', error_code = ?, error_message = ?, ended_at = ? WHERE status IN ('queued', 'running')",
-      [INTERRUPTED_ERROR_CODE, reason, at],
+      `UPDATE extraction_jobs SET status = 'failed', error_code = ?, error_message = ?, ended_at = ? WHERE status IN ('queued', 'running')${owners}`,
+      [INTERRUPTED_ERROR_CODE, reason, at, ...params],
     );
   }
 

@@ -3,6 +3,7 @@ import type {
   PermissionRequestStatus, PermissionResolution, PermissionStore,
 } from '../gateway/core/index.js';
 import { flag, integer, nullableText, nullableTextAs, rowMapper, text, textAs } from './rowMapper.js';
+import { ownerNotAlive, withOwner } from './replicaRepository.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 
 const requests = rowMapper<PermissionRequestRecord>('permission_requests', {
@@ -24,6 +25,7 @@ const requests = rowMapper<PermissionRequestRecord>('permission_requests', {
   expiresAt: text,
   resolvedAt: nullableText,
 });
+const insertOwnedRequest = withOwner(requests.insertSql);
 
 const grants = rowMapper<PermissionGrantRecord>('permission_grants', {
   id: text,
@@ -53,10 +55,11 @@ const authorizations = rowMapper<PermissionAuthorizationRecord>('permission_auth
 
 /** PermissionRequests, Grants and Authorizations in a SQL database (embedded or PostgreSQL) (migration 002). */
 export class PermissionRepository implements PermissionStore {
-  constructor(private readonly db: SqlExecutor) {}
+  /** `owner`: this process's replica id, stored with every request it adds (null: one process owns the store). */
+  constructor(private readonly db: SqlExecutor, private readonly owner: string | null = null) {}
 
   async addRequest(request: PermissionRequestRecord): Promise<void> {
-    await this.db.write(requests.insertSql, requests.toParams(request));
+    await this.db.write(insertOwnedRequest, [...requests.toParams(request), this.owner]);
   }
 
   async resolveRequest(id: string, r: PermissionResolution): Promise<boolean> {
@@ -80,10 +83,11 @@ export class PermissionRepository implements PermissionStore {
       .map(requests.fromRow);
   }
 
-  orphanPending(at: string): Promise<number> {
+  orphanPending(at: string, alive?: readonly string[]): Promise<number> {
+    const [owners, params] = ownerNotAlive(alive);
     return this.db.write(
-      "UPDATE permission_requests SET status = 'orphaned', resolved_via = 'startup', resolved_at = ? WHERE status = 'pending'",
-      [at],
+      `UPDATE permission_requests SET status = 'orphaned', resolved_via = 'startup', resolved_at = ? WHERE status = 'pending'${owners}`,
+      [at, ...params],
     );
   }
 

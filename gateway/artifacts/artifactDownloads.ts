@@ -109,9 +109,12 @@ export class ArtifactDownloads {
     return queued;
   }
 
-  /** At start-up: jobs a stopped gateway left unfinished are marked failed with the reason (their part files stay, so a retry resumes). */
-  async failInterrupted(): Promise<number> {
-    const left = await this.deps.store.listJobsIn(['queued', 'running', 'retrying', 'verifying']);
+  /**
+   * At start-up: jobs a stopped gateway left unfinished are marked failed with the reason (their part
+   * files stay, so a retry resumes). With `alive` (replica ids sharing the store), only dead replicas' jobs.
+   */
+  async failInterrupted(alive?: readonly string[]): Promise<number> {
+    const left = await this.deps.store.listJobsIn(['queued', 'running', 'retrying', 'verifying'], alive);
     for (const job of left) {
       const kept = (await this.deps.workspace.partialSize(job.sessionId, job.destinationPath).catch(() => undefined)) ?? 0;
       await this.deps.store.updateJob(job.id, {

@@ -16,8 +16,11 @@ export interface ArtifactStore {
   getJob(id: string): Promise<DownloadJobRecord | undefined>;
   /** The Session's jobs in creation order. */
   listJobs(sessionId: string): Promise<DownloadJobRecord[]>;
-  /** Every job (any Session) in one of `states`, in creation order: start-up finds interrupted jobs with it. */
-  listJobsIn(states: readonly DownloadJobState[]): Promise<DownloadJobRecord[]>;
+  /**
+   * Every job (any Session) in one of `states`, in creation order: start-up finds interrupted jobs with
+   * it. With `alive`, only jobs whose owner replica is not in it (the others' running jobs stay theirs).
+   */
+  listJobsIn(states: readonly DownloadJobState[], alive?: readonly string[]): Promise<DownloadJobRecord[]>;
 }
 
 /** A completed (or uploaded) file of a Session workspace. */

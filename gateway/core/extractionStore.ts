@@ -15,9 +15,9 @@ export interface ExtractionStore {
   findCompleted(sessionId: string, sha256: string): Promise<ExtractionJobRecord | undefined>;
   /**
    * Fails every job still queued or running (start-up after a crash or stop) with `reason`; resolves
-   * with how many.
+   * with how many. With `alive`, only jobs whose owner replica is not in it.
    */
-  failUnfinished(at: string, reason: string): Promise<number>;
+  failUnfinished(at: string, reason: string, alive?: readonly string[]): Promise<number>;
   addAcquisition(acquisition: PaperAcquisitionRecord): Promise<void>;
   getAcquisition(id: string): Promise<PaperAcquisitionRecord | undefined>;
   /** The acquisition an extraction job produced, if it completed. */

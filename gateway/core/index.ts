@@ -12,7 +12,7 @@ export type {
 } from './records.js';
 export type {
   Cas, ConnectorSelectionReader, CustomServerStore, InvocationStore, OAuthLoginStore, PermissionResolution, PermissionStore, ProjectStore, StoredOAuthLogin,
-  SessionStore, SettingsStore, Storage,
+  ReplicaStore, SessionStore, SettingsStore, Storage,
 } from './ports.js';
 export { canonicalJson } from './canonicalJson.js';
 export { CallDeadline } from './callDeadline.js';

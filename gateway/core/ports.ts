@@ -41,9 +41,10 @@ export interface InvocationStore {
   complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void>;
   /**
    * Start-up after a crash: every intent without a completion ends as `interrupted` (error code
-   * `interrupted`, ended at `at`). Resolves with how many.
+   * `interrupted`, ended at `at`). Resolves with how many. With `alive`, only intents whose owner
+   * replica is not in it (a shared store: the other replicas' calls in flight go on).
    */
-  interruptUnfinished(at: string): Promise<number>;
+  interruptUnfinished(at: string, alive?: readonly string[]): Promise<number>;
   get(id: string): Promise<InvocationRecord | undefined>;
   /**
    * The Session's Invocations, newest first (ties by id); at most `limit` (default 100). With
@@ -69,8 +70,12 @@ export interface PermissionStore {
   getRequest(id: string): Promise<PermissionRequestRecord | undefined>;
   /** The Session's requests in creation order, optionally only those with `status`. */
   listRequests(sessionId: string, options?: { status?: PermissionRequestStatus }): Promise<PermissionRequestRecord[]>;
-  /** Marks every request still pending as orphaned (start-up after a crash); resolves with how many. */
-  orphanPending(at: string): Promise<number>;
+  /**
+   * Marks requests still pending as orphaned (start-up after a crash); resolves with how many. With
+   * `alive`, only those whose owner replica is not in it (a shared store: the others' live requests
+   * stay); without, every one (one process owns the store).
+   */
+  orphanPending(at: string, alive?: readonly string[]): Promise<number>;
   addGrant(grant: PermissionGrantRecord): Promise<void>;
   getGrant(id: string): Promise<PermissionGrantRecord | undefined>;
   /** The Session's unrevoked Grant for exactly this action and resource. */
@@ -92,6 +97,21 @@ export interface Cas {
 }
 
 /** Everything the gateway persists, behind one handle so main.ts opens and closes it once. */
+/**
+ * The replicas running on one shared store (PostgreSQL): each keeps a heartbeat row, and pending work
+ * is stored with the id of the replica that owns it, so a sweep ends only the work of dead replicas.
+ */
+export interface ReplicaStore {
+  /** This process's replica id (new at every start), stored with the pending work it creates. */
+  readonly self: string;
+  /** Records that this replica is alive at `at` (inserted on the first beat). */
+  beat(at: string): Promise<void>;
+  /** Ids of the replicas whose last heartbeat is at or after `since` (this one included once it beat). */
+  alive(since: string): Promise<string[]>;
+  /** Removes this replica's heartbeat (a clean stop): its leftover work is at once the others' to sweep. */
+  leave(): Promise<void>;
+}
+
 export interface Storage {
   sessions: SessionStore;
   invocations: InvocationStore;
@@ -102,6 +122,8 @@ export interface Storage {
   /** Artifact plans and download jobs. */
   artifacts: ArtifactStore;
   extractions: ExtractionStore;
+  /** The replicas sharing this store (PostgreSQL); absent when one process owns the store (embedded, memory). */
+  replicas?: ReplicaStore;
   /** Writes a checkpoint and releases files. */
   close(): Promise<void>;
 }

@@ -162,9 +162,12 @@ export class PermissionGate {
     return current;
   }
 
-  /** Marks requests left pending by a crash as orphaned; run once at start-up. */
-  async orphanPending(): Promise<number> {
-    const count = await this.deps.store.orphanPending(this.nowIso());
+  /**
+   * Marks requests left pending by a crash as orphaned: at start-up, and on a shared store whenever a
+   * replica's heartbeat stops. With `alive` (replica ids), only the requests of the replicas not in it.
+   */
+  async orphanPending(alive?: readonly string[]): Promise<number> {
+    const count = await this.deps.store.orphanPending(this.nowIso(), alive);
     if (count > 0) this.deps.log.warn({ count }, 'permission requests left pending by an earlier run were marked orphaned');
     return count;
   }

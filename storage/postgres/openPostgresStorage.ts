@@ -1,7 +1,9 @@
-import type { Logger, Storage } from '../../gateway/core/index.js';
+import { randomUUID } from 'node:crypto';
+import type { Logger, ReplicaStore, Storage } from '../../gateway/core/index.js';
 import { ArtifactRepository } from '../artifactRepository.js';
 import { ExtractionRepository } from '../extractionRepository.js';
 import { PermissionRepository } from '../permissionRepository.js';
+import { ReplicaRepository } from '../replicaRepository.js';
 import { ProjectRepository } from '../projectRepository.js';
 import { SessionRepository } from '../sessionRepository.js';
 import { SettingsRepository } from '../settingsRepository.js';
@@ -23,7 +25,7 @@ export interface OpenPostgresStorageOptions {
  * Opens the PostgreSQL store: connects (a clear `storage_unavailable` when it cannot), applies the
  * missing migrations under the advisory lock, and serves every port with the shared repositories.
  */
-export async function openPostgresStorage(options: OpenPostgresStorageOptions): Promise<Storage & { database: PgDatabase }> {
+export async function openPostgresStorage(options: OpenPostgresStorageOptions): Promise<Storage & { database: PgDatabase; replicas: ReplicaStore }> {
   const database = await PgDatabase.connect(options);
   try {
     const ran = await migratePostgres(database, options.now ?? (() => new Date()));
@@ -32,17 +34,21 @@ export async function openPostgresStorage(options: OpenPostgresStorageOptions): 
     await database.close().catch(() => {});
     throw error;
   }
+  // Pending work this process creates is stored with its replica id, so the other replicas' start-up
+  // sweeps leave it alone while this process's heartbeat lasts (see the runtime's replica liveness).
+  const replicas = new ReplicaRepository(database, `rep_${randomUUID()}`);
   const cas = new PgCas(database);
   return {
     database,
+    replicas,
     sessions: new SessionRepository(database),
-    invocations: new PgInvocationStore(database, cas),
-    permissions: new PermissionRepository(database),
+    invocations: new PgInvocationStore(database, cas, replicas.self),
+    permissions: new PermissionRepository(database, replicas.self),
     cas,
     projects: new ProjectRepository(database),
     settings: new SettingsRepository(database),
-    artifacts: new ArtifactRepository(database),
-    extractions: new ExtractionRepository(database),
+    artifacts: new ArtifactRepository(database, replicas.self),
+    extractions: new ExtractionRepository(database, replicas.self),
     close: () => database.close(),
   };
 }

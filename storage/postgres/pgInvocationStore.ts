@@ -1,11 +1,13 @@
 import type { Cas, InvocationCursor, InvocationIntent, InvocationRecord, InvocationStore } from '../../gateway/core/index.js';
 import { invocationRows } from '../invocationRows.js';
+import { ownerNotAlive } from '../replicaRepository.js';
 import type { PgDatabase } from './pgDatabase.js';
 
 /** The status of a row that holds only an intent: never read back (reads skip it) until its call ends. */
 const RUNNING = 'running';
 
 const COLUMNS = invocationRows.columns;
+const INTENT_SQL = `INSERT INTO invocations (${COLUMNS.join(', ')}, replica_id) VALUES (${COLUMNS.map(() => '?').join(', ')}, ?)`;
 /** The completion: a new row when `begin` was refused, else it replaces the intent's row; a finished row is never replaced. */
 const COMPLETE_SQL = `${invocationRows.insertSql} ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = EXCLUDED.${c}`).join(', ')} WHERE invocations.status = '${RUNNING}'`;
 
@@ -27,6 +29,8 @@ export class PgInvocationStore implements InvocationStore {
   constructor(
     private readonly db: PgDatabase,
     private readonly cas: Cas,
+    /** This process's replica id, kept on its running rows so another replica's start-up leaves them alone. */
+    private readonly replicaId: string,
   ) {}
 
   begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void> {
@@ -52,11 +56,12 @@ export class PgInvocationStore implements InvocationStore {
     }
   }
 
-  async interruptUnfinished(at: string): Promise<number> {
+  async interruptUnfinished(at: string, alive?: readonly string[]): Promise<number> {
     const durationMs = `GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started_at::timestamptz)) * 1000))`;
+    const [owners, params] = ownerNotAlive(alive);
     return this.db.write(
-      `UPDATE invocations SET status = 'interrupted', error_code = 'interrupted', ended_at = ?, duration_ms = ${durationMs} WHERE status = '${RUNNING}'`,
-      [at, at],
+      `UPDATE invocations SET status = 'interrupted', error_code = 'interrupted', ended_at = ?, duration_ms = ${durationMs} WHERE status = '${RUNNING}'${owners}`,
+      [at, at, ...params],
     );
   }
 
@@ -77,11 +82,12 @@ export class PgInvocationStore implements InvocationStore {
 
   private async writeIntent(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void> {
     await this.cas.put(argumentsBytes);
-    // The intent is the row as far as it is known; the primary key refuses an id used before.
-    await this.db.write(invocationRows.insertSql, invocationRows.toParams({
+    // The intent is the row as far as it is known, with its owner; the primary key refuses an id used before.
+    const row = invocationRows.toParams({
       ...intent, sourceId: null, toolId: null, status: RUNNING as InvocationRecord['status'], errorCode: null, retryable: null, attempts: 0, cacheHit: false,
       queueWaitMs: 0, durationMs: 0, sizeBytes: null, casHash: null, authorizationId: null, endedAt: intent.startedAt,
-    }));
+    });
+    await this.db.write(INTENT_SQL, [...row, this.replicaId]);
   }
 }
 
