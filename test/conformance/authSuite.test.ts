@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../fixtures/cliProcess.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 /** The compiled entry (`npm run build` compiles test/ too). */
 const ENTRY = fileURLToPath(new URL('../../dist/test/conformance/upstreamClient.js', import.meta.url));
@@ -15,12 +16,26 @@ const AUTH_SCENARIOS = [
   'token-endpoint-auth-post', 'token-endpoint-auth-none', 'resource-mismatch', 'pre-registration',
 ].map((name) => `auth/${name}`);
 
+/** One gateway for every scenario (each adds its own custom server): fifteen start-ups would cost most of the run. */
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
 function runSuite(): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CONFORMANCE, 'client', '--suite', 'auth', '--timeout', '300000', '--command', `node ${ENTRY}`],
-      { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 },
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SCIGATE_CONFORMANCE_GATEWAY: JSON.stringify({ url: gateway.url, token: gateway.token }) },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 900_000,
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
     );
   });

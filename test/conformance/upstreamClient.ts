@@ -1,19 +1,35 @@
 /**
  * The MCP conformance suite's client entry (`npx conformance client --suite auth --command "node
  * dist/test/conformance/upstreamClient.js"`): the suite starts a scenario's MCP server and
- * authorization server and runs this with the server URL as the last argument. It starts scigate
- * in-process, configures that URL as an OAuth custom server (pre-registered credentials from
+ * authorization server and runs this with the server URL as the last argument. It configures that
+ * URL as an OAuth custom server of a scigate gateway (pre-registered credentials from
  * MCP_CONFORMANCE_CONTEXT when the scenario gives them), logs in as an admin would — following the
  * authorization URL with fetch, as the scenario servers approve without a person — and makes one
  * governed tool call as an agent. Exit 0 when the call succeeded.
+ *
+ * The gateway is the one named by SCIGATE_CONFORMANCE_GATEWAY (`{"url","token"}`: authSuite.test.ts
+ * starts one for all fifteen scenarios, each its own custom server and agent session), else one
+ * started in-process with a fresh data directory. Starting a whole gateway per scenario cost fifteen
+ * gateway start-ups on two cores; a shared one leaves each scenario a small process of SDK client code.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { openEventStream, type EventStream } from '../fixtures/eventStream.js';
 
 /** The client ID metadata document URL the suite's CIMD scenario expects (used only where the provider supports it). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
-const MAX_CONSENTS = 3;
+/** Logins in all (the first and each consent to a wider scope): the retry-limit scenario allows three. */
+const MAX_LOGINS = 3;
+/** Waits wake on the gateway's events; a state change that publishes none is still seen this often. */
+const RECHECK_MS = 500;
+
+/** The gateway under test, as this entry uses it. */
+interface Gateway {
+  url: string;
+  mcpUrl: string;
+  token: string;
+  dispose(): Promise<void>;
+}
 
 interface ScenarioContext {
   client_id?: string;
@@ -24,7 +40,24 @@ function say(message: string): void {
   process.stderr.write(`[upstreamClient] ${message}\n`);
 }
 
-async function admin(gateway: TestGateway, method: string, path: string, body?: unknown): Promise<any> {
+/** The shared gateway named by SCIGATE_CONFORMANCE_GATEWAY, else a fresh in-process one (its code loaded only then). */
+async function openGateway(): Promise<Gateway> {
+  const shared = process.env.SCIGATE_CONFORMANCE_GATEWAY;
+  if (shared) {
+    const { url, token } = JSON.parse(shared) as { url: string; token: string };
+    return { url, mcpUrl: `${url}/mcp`, token, dispose: async () => {} };
+  }
+  const { startTestGateway } = await import('../fixtures/testGateway.js');
+  return startTestGateway();
+}
+
+/** Resolves at the gateway's next event (a login, a discovery) or after RECHECK_MS, whichever is first. */
+async function nextChange(events: EventStream): Promise<void> {
+  const seen = events.events.length;
+  await events.next((event) => events.events.indexOf(event) >= seen, RECHECK_MS).catch(() => undefined);
+}
+
+async function admin(gateway: Gateway, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${gateway.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -36,7 +69,7 @@ async function admin(gateway: TestGateway, method: string, path: string, body?: 
 }
 
 /** start → the provider's authorization endpoint → the gateway's callback, all without a person. */
-async function logIn(gateway: TestGateway, serverId: string): Promise<void> {
+async function logIn(gateway: Gateway, serverId: string): Promise<void> {
   const { authorizationUrl } = await admin(gateway, 'POST', `/api/mcp/servers/${serverId}/oauth/start`, {});
   const approved = await fetch(authorizationUrl, { redirect: 'manual' });
   const callbackUrl = approved.headers.get('location');
@@ -47,22 +80,39 @@ async function logIn(gateway: TestGateway, serverId: string): Promise<void> {
 }
 
 /** Waits until the first discovery has ended (it fails with "log in" on a server that needs one). */
-async function settled(gateway: TestGateway, serverId: string): Promise<void> {
-  for (let attempt = 0; attempt < 1200; attempt++) {
+async function settled(gateway: Gateway, events: EventStream, serverId: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
     const { server } = await admin(gateway, 'GET', `/api/mcp/servers/${serverId}`);
     if (server.discovery !== null || server.authState !== 'required') return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextChange(events);
   }
 }
 
-/** Waits for the tools the login made discoverable (generously: fifteen gateways may share two cores). */
-async function discoveredTool(gateway: TestGateway, serverId: string): Promise<string> {
-  for (let attempt = 1; attempt <= 900; attempt++) {
+/** Logs in, and again when a call asks for more consent, as an admin clicks "Log in" again; refuses past MAX_LOGINS. */
+function consentLimit(gateway: Gateway, serverId: string): (reason: string) => Promise<void> {
+  let logins = 0;
+  return async (reason) => {
+    if (logins >= MAX_LOGINS) throw new Error(`still refused after ${MAX_LOGINS} logins: ${reason}`);
+    logins += 1;
+    if (logins > 1) say(`consent needed: ${reason}`);
+    await logIn(gateway, serverId);
+  };
+}
+
+/** Waits for the tools the login made discoverable (generously: the scenarios share two cores). */
+async function discoveredTool(gateway: Gateway, events: EventStream, serverId: string): Promise<string> {
+  const until = Date.now() + 90_000;
+  let retried = Date.now();
+  while (Date.now() < until) {
     const { server } = await admin(gateway, 'GET', `/api/mcp/servers/${serverId}`);
     if (server.tools.length > 0) return server.tools[0].name as string;
-    // A discovery that failed before the login settled is started again, as saving the server does.
-    if (server.discovery?.state === 'error' && attempt % 50 === 0) await admin(gateway, 'PATCH', `/api/mcp/servers/${serverId}`, { enabled: true });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A discovery that failed before the login settled is started again (every 5 s), as saving the server does.
+    if (server.discovery?.state === 'error' && Date.now() - retried >= 5_000) {
+      retried = Date.now();
+      await admin(gateway, 'PATCH', `/api/mcp/servers/${serverId}`, { enabled: true });
+    }
+    await nextChange(events);
   }
   throw new Error('no tool was discovered within 90 s of the login');
 }
@@ -70,34 +120,39 @@ async function discoveredTool(gateway: TestGateway, serverId: string): Promise<s
 async function main(): Promise<void> {
   const serverUrl = process.argv.at(-1)!;
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
-  const gateway = await startTestGateway();
+  // Names one scenario's server and agent apart from the others' on a shared gateway.
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'auth';
+  const agentName = `conformance-agent ${scenario}`;
+  const gateway = await openGateway();
+  const events = await openEventStream(gateway);
   try {
     const auth = context.client_id
       ? { mode: 'oauth', clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) }
       : { mode: 'oauth', clientMetadataUrl: CLIENT_METADATA_URL };
     // Enabled at once, as an admin adds a server: discovery meets the server's 401 challenge (its
     // scope and metadata URL), and the server shows "log in" before the login starts.
-    const { server } = await admin(gateway, 'POST', '/api/mcp/servers', { name: 'Conformance', transport: 'http', url: serverUrl, auth, enabled: true });
-    await settled(gateway, server.id);
-    await logIn(gateway, server.id);
-    const tool = await discoveredTool(gateway, server.id);
-    const agent = new Client({ name: 'conformance-agent', version: '1.0.0' });
+    const { server } = await admin(gateway, 'POST', '/api/mcp/servers', { name: `Conformance ${scenario}`, transport: 'http', url: serverUrl, auth, enabled: true });
+    await settled(gateway, events, server.id);
+    const consent = consentLimit(gateway, server.id);
+    await consent('the first login');
+    const tool = await discoveredTool(gateway, events, server.id);
+    const agent = new Client({ name: agentName, version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
     const { sessions } = await admin(gateway, 'GET', '/api/sessions');
-    const session = sessions.find((s: any) => s.clientName === 'conformance-agent');
+    const session = sessions.find((s: any) => s.clientName === agentName);
     await admin(gateway, 'PATCH', `/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
-    for (let consent = 1; ; consent++) {
+    for (;;) {
       const result = (await agent.callTool({ name: tool, arguments: {} })) as any;
       const error = result.structuredContent?.error;
       if (!result.isError) break;
       // A 403 insufficient_scope asks for consent again, as the admin page would.
-      if (error?.code !== 'insufficient_scope' || consent >= MAX_CONSENTS) throw new Error(`the governed call failed: ${JSON.stringify(error ?? result.content)}`);
-      say(`consent needed: ${error.message}`);
-      await logIn(gateway, server.id);
+      if (error?.code !== 'insufficient_scope') throw new Error(`the governed call failed: ${JSON.stringify(error ?? result.content)}`);
+      await consent(error.message);
     }
     say('governed call succeeded');
     await agent.close();
   } finally {
+    events.close();
     await gateway.dispose();
   }
 }
