@@ -1,26 +1,19 @@
-import { LRUCache } from 'lru-cache';
 import {
   GatewayError, compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
-  type Logger,
 } from '../../gateway/core/index.js';
 import { fsyncDirectory } from '../atomicWrite.js';
 import { ensurePrivateDir } from '../dataDir.js';
 import { Journal } from '../journal.js';
 import { encodeBlob, idOf, isAuditRecord, type AuditRecord, type CompletionRecord, type IntentRecord } from './auditRecords.js';
-import { listSegments, readBlob, readIndex, removeSegment, rowsFromScan, scanSegment, segmentPath, writeIndex } from './segmentFiles.js';
+import { listSegments, readBlob, scanSegment, segmentPath } from './segmentFiles.js';
+import { SealedSegments, applyToOpen, type SealedSegmentsOptions } from './sealedSegments.js';
 import { SegmentRows } from './segmentRows.js';
 
-export interface AuditLogOptions {
-  /** The directory of the segments (created 0700). */
-  dir: string;
-  log: Logger;
-  now?: () => Date;
+export interface AuditLogOptions extends SealedSegmentsOptions {
   /** Seal the active segment after this many completions (default 4096)... */
   segmentRows?: number;
   /** ...or once it holds this many bytes (default 16 MiB): memory and start-up work stay bounded by one segment. */
   segmentBytes?: number;
-  /** Sealed segments whose newest row ended longer ago than this are deleted (default: kept). */
-  retentionDays?: number;
   /** Told how long each fsync took, in ms. */
   onFsync?: (ms: number) => void;
 }
@@ -75,16 +68,9 @@ export class AuditLog implements InvocationStore {
   private blocked: Promise<void> | undefined;
   private healRetry: NodeJS.Timeout | undefined;
   private rotationRetryAt = 0;
-  /** Segments sealed whose index file is still being written. */
-  private readonly sealing = new Map<number, SegmentRows>();
-  /** Index writes of sealed segments (and retention after them), in order. */
-  private indexing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Set by `close`: no repair or rotation starts any more. */
   private closing = false;
-  /** Sealed segments, ascending; the newest ones' rows are cached. */
-  private sealed: number[] = [];
-  private readonly cache = new LRUCache<number, SegmentRows>({ max: 2 });
   /** fsyncs of the segments already sealed. */
   private sealedFlushes = 0;
 
@@ -92,6 +78,7 @@ export class AuditLog implements InvocationStore {
     private readonly options: AuditLogOptions,
     private journal: Journal<AuditRecord>,
     private active: SegmentRows,
+    private readonly sealed: SealedSegments,
   ) {}
 
   /**
@@ -102,8 +89,8 @@ export class AuditLog implements InvocationStore {
     await ensurePrivateDir(options.dir);
     const segments = await listSegments(options.dir);
     const activeSegment = segments.at(-1) ?? 1;
-    const sealed = segments.slice(0, -1);
-    const stillOpen = await openIntentsBefore(options, sealed);
+    const sealed = new SealedSegments(options, segments.slice(0, -1));
+    const stillOpen = await sealed.openIntents();
     const { journal } = await Journal.open(segmentPath(options.dir, activeSegment), journalOptions(options));
     if (segments.length === 0) await fsyncDirectory(options.dir);
     const active = new SegmentRows(activeSegment);
@@ -113,12 +100,11 @@ export class AuditLog implements InvocationStore {
       applyToOpen(stillOpen, record);
       nextOffset = offset + length;
     }
-    const log = new AuditLog(options, journal, active);
-    log.sealed = sealed;
+    const log = new AuditLog(options, journal, active, sealed);
     log.nextOffset = nextOffset;
     log.stale = [...stillOpen.values()];
-    log.seq = Math.max(active.lastSeq, ...(await Promise.all(sealed.slice(-1).map(async (s) => (await log.segmentRows(s)).lastSeq))));
-    await log.applyRetention();
+    log.seq = Math.max(active.lastSeq, await sealed.lastSeq());
+    await sealed.applyRetention();
     return log;
   }
 
@@ -165,11 +151,8 @@ export class AuditLog implements InvocationStore {
   async get(id: string): Promise<InvocationRecord | undefined> {
     const row = this.queuedRows.get(id) ?? this.active.rows.get(id);
     if (row) return { ...row };
-    for (const segment of [...this.sealed].reverse()) {
-      const found = (await this.segmentRows(segment)).rows.get(id);
-      if (found) return { ...found };
-    }
-    return undefined;
+    const found = await this.sealed.row(id);
+    return found && { ...found };
   }
 
   async listBySession(sessionId: string, options: { limit?: number; before?: InvocationCursor } = {}): Promise<InvocationRecord[]> {
@@ -177,11 +160,11 @@ export class AuditLog implements InvocationStore {
     const found = this.active.ofSession(sessionId, options.before);
     for (const row of this.queuedRows.values()) if (row.sessionId === sessionId && isAfterCursor(row, options.before)) found.push(row);
     let newer: SegmentRows = this.active;
-    for (const segment of [...this.sealed].reverse()) {
+    for (const segment of this.sealed.newestFirst()) {
       found.sort(compareInvocations);
       // Rows of older segments all ended, so started, before the newer segment's earliest end.
       if (found.length >= limit && newer.minEndedAt !== '' && found[limit - 1]!.startedAt > newer.minEndedAt) break;
-      newer = await this.segmentRows(segment);
+      newer = await this.sealed.rows(segment);
       found.push(...newer.ofSession(sessionId, options.before));
     }
     return found.sort(compareInvocations).slice(0, limit).map((row) => ({ ...row }));
@@ -193,13 +176,7 @@ export class AuditLog implements InvocationStore {
     if (unwritten) return Buffer.from(unwritten.bytes);
     const place = this.active.blobs.get(hash);
     const bytes = place && (await readBlob(this.options.dir, this.active.segment, place, hash));
-    if (bytes) return bytes;
-    for (const segment of [...this.sealed].reverse()) {
-      const sealedPlace = (await this.segmentRows(segment)).blobs.get(hash);
-      const sealedBytes = sealedPlace && (await readBlob(this.options.dir, segment, sealedPlace, hash));
-      if (sealedBytes) return sealedBytes;
-    }
-    return undefined;
+    return bytes || this.sealed.blob(hash);
   }
 
   /** fsyncs so far (group commit makes this smaller than the number of records). */
@@ -215,8 +192,8 @@ export class AuditLog implements InvocationStore {
   }
 
   /** Resolves once the sealed segments' index files are written (they are written in the background). */
-  async indexed(): Promise<void> {
-    await this.indexing;
+  indexed(): Promise<void> {
+    return this.sealed.indexed();
   }
 
   async close(): Promise<void> {
@@ -229,7 +206,7 @@ export class AuditLog implements InvocationStore {
       else this.hand(item);
     }
     this.closed = true;
-    await this.indexing;
+    await this.sealed.indexed();
     await this.journal.close();
   }
 
@@ -365,93 +342,15 @@ export class AuditLog implements InvocationStore {
       this.journal = next;
       this.active = new SegmentRows(old.segment + 1);
       this.nextOffset = 0;
-      this.sealed.push(old.segment);
-      // Read from memory until its index file is written; then it leaves memory.
-      this.sealing.set(old.segment, old);
+      this.sealed.add(old, open);
       await oldJournal.close();
       this.sealedFlushes += oldJournal.flushCount;
-      this.indexing = this.indexing.then(() => this.finishSeal(old, open));
     });
-  }
-
-  private async finishSeal(old: SegmentRows, open: InvocationIntent[]): Promise<void> {
-    try {
-      await writeIndex(this.options.dir, old.toIndex(open));
-    } catch (error) {
-      // A segment without its index is scanned when read, and re-indexed at the next start.
-      this.options.log.error({ err: error, segment: old.segment }, 'could not write an audit segment index');
-    } finally {
-      this.sealing.delete(old.segment);
-    }
-    await this.applyRetention().catch((error: unknown) => this.options.log.error({ err: error }, 'audit retention failed'));
-  }
-
-  /** Deletes sealed segments whose newest row ended before the retention window. */
-  private async applyRetention(): Promise<void> {
-    const days = this.options.retentionDays;
-    if (days === undefined) return;
-    const cutoff = new Date((this.options.now?.() ?? new Date()).getTime() - days * 86_400_000).toISOString();
-    // The newest sealed segment stays: its index carries the open intents a start-up needs.
-    while (this.sealed.length > 1) {
-      const oldest = this.sealed[0]!;
-      const rows = await this.segmentRows(oldest);
-      if (rows.maxEndedAt === '' || rows.maxEndedAt >= cutoff) break;
-      this.sealed.shift();
-      this.cache.delete(oldest);
-      await removeSegment(this.options.dir, oldest);
-      this.options.log.info({ segment: oldest, endedBefore: cutoff }, 'audit segment past retention deleted');
-    }
-  }
-
-  /** A sealed segment's rows: cached, else from its index file, else rebuilt by scanning it. */
-  private async segmentRows(segment: number): Promise<SegmentRows> {
-    const cached = this.sealing.get(segment) ?? this.cache.get(segment);
-    if (cached) return cached;
-    const index = await readIndex(this.options.dir, segment);
-    const rows = index ? SegmentRows.fromIndex(index) : await rowsFromScan(this.options.dir, segment);
-    this.cache.set(segment, rows);
-    return rows;
   }
 }
 
 function journalOptions(options: AuditLogOptions) {
   return { log: options.log, isEntry: isAuditRecord, ...(options.now ? { now: options.now } : {}), ...(options.onFsync ? { onFsync: options.onFsync } : {}) };
-}
-
-/**
- * The intents still open after the sealed segments: the newest index's list, brought forward
- * through any sealed segment whose index a crash kept from being written (those are indexed now).
- */
-async function openIntentsBefore(options: AuditLogOptions, sealed: number[]): Promise<Map<string, InvocationIntent>> {
-  const open = new Map<string, InvocationIntent>();
-  let from = sealed.length;
-  let base: InvocationIntent[] = [];
-  while (from > 0) {
-    const index = await readIndex(options.dir, sealed[from - 1]!);
-    if (index) {
-      base = index.open;
-      break;
-    }
-    from -= 1;
-  }
-  for (const intent of base) open.set(intent.id, intent);
-  for (const segment of sealed.slice(from)) {
-    const rows = new SegmentRows(segment);
-    for (const { record, offset, length } of await scanSegment(options.dir, segment)) {
-      rows.addLine(record, offset, length);
-      applyToOpen(open, record);
-    }
-    await writeIndex(options.dir, rows.toIndex([...open.values()])).catch((error: unknown) => {
-      options.log.error({ err: error, segment }, 'could not write an audit segment index; it is scanned when read');
-    });
-    options.log.warn({ segment }, 'audit segment without an index (a stop while sealing it) was read through');
-  }
-  return open;
-}
-
-function applyToOpen(open: Map<string, InvocationIntent>, record: AuditRecord): void {
-  if (record.kind === 'intent') open.set(record.intent.id, record.intent);
-  else open.delete(record.row.id);
 }
 
 function duplicate(id: string): Error {
