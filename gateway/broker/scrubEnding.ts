@@ -1,18 +1,22 @@
 import { GatewayError, type SecretScrubber } from '../core/index.js';
 import type { ToolOutcome } from './toolCall.js';
 
-/** The outcome with secrets replaced; the raw answer is rescanned only when the result held one (custom results copy it). */
-export function scrubbedOutcome(secrets: SecretScrubber, outcome: ToolOutcome): ToolOutcome {
+/**
+ * The outcome with secrets replaced, and its result (a native tool's, or the normalized one) as the
+ * scrubbed JSON text the audit stores: serialized once for both. The raw answer is rescanned only
+ * when the result held a secret (custom results copy it).
+ */
+export function scrubbedOutcome(secrets: SecretScrubber, outcome: ToolOutcome): { outcome: ToolOutcome; json: string } {
   if (outcome.native) {
     const text = JSON.stringify(outcome.native);
-    const scrubbed = secrets.scrub(text);
-    return scrubbed === text ? outcome : { ...outcome, native: JSON.parse(scrubbed) as ToolOutcome['native'] };
+    const json = secrets.scrub(text);
+    return { outcome: json === text ? outcome : { ...outcome, native: JSON.parse(json) as ToolOutcome['native'] }, json };
   }
   if (!outcome.result) throw new Error('the pipeline returned no normalized result');
   const text = JSON.stringify(outcome.result);
-  const scrubbed = secrets.scrub(text);
-  if (scrubbed === text) return outcome;
-  return { ...outcome, result: JSON.parse(scrubbed) as ToolOutcome['result'], raw: secrets.scrubValue(outcome.raw) };
+  const json = secrets.scrub(text);
+  if (json === text) return { outcome, json };
+  return { outcome: { ...outcome, result: JSON.parse(json) as ToolOutcome['result'], raw: secrets.scrubValue(outcome.raw) }, json };
 }
 
 /** The same error with its message and details scrubbed (messages quote upstream text). */

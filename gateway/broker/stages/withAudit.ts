@@ -17,7 +17,8 @@ export interface AuditDeps {
   metrics: GatewayMetrics;
 }
 
-type Ending = { result: unknown; error?: undefined } | { error: GatewayError; result?: undefined };
+/** How a call ended: its result as the scrubbed JSON text to store, or its error. */
+type Ending = { json: string; error?: undefined } | { error: GatewayError; json?: undefined };
 
 const encoder = new TextEncoder();
 
@@ -51,8 +52,9 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
     let ending: Ending;
     let outcome: ToolOutcome | undefined;
     try {
-      outcome = scrubbedOutcome(deps.secrets, await next(audited));
-      ending = { result: outcome.result ?? outcome.native };
+      const scrubbed = scrubbedOutcome(deps.secrets, await next(audited));
+      outcome = scrubbed.outcome;
+      ending = { json: scrubbed.json };
     } catch (thrown) {
       const error = scrubbedError(deps.secrets, GatewayError.from(thrown));
       if (error.code === 'internal') deps.log.error({ err: thrown, invocationId: request.invocationId }, 'internal error in a tool call');
@@ -98,7 +100,7 @@ async function completeOrFail(
     const { failure } = await intentDurable;
     if (failure !== undefined) ending = unstored(deps, call, failure);
   }
-  const resultBytes = encoder.encode(JSON.stringify(ending.error ? { error: ending.error.toJSON() } : ending.result));
+  const resultBytes = encoder.encode(ending.error ? JSON.stringify({ error: ending.error.toJSON() }) : ending.json);
   const row = rowOf(deps, call, intent, startedAt, ending, sha256Hex(resultBytes));
   // Not awaited: the store orders it after the intent and makes it durable within its commit window.
   void store.watch(deps.invocations.complete(row, resultBytes)).then(({ failure }) => {
