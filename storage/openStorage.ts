@@ -1,19 +1,14 @@
 import { join } from 'node:path';
-import { ArtifactRepository } from './artifactRepository.js';
 import { AuditCas } from './audit/auditCas.js';
 import { AuditLog } from './audit/auditLog.js';
 import { moveLegacyInvocations } from './audit/legacyInvocations.js';
 import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
-import { ExtractionRepository } from './extractionRepository.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { FileCas } from './fileCas.js';
 import { OAuthLoginFileStore } from './oauthLoginFileStore.js';
-import { ProjectRepository } from './projectRepository.js';
-import { PermissionRepository } from './permissionRepository.js';
-import { SessionRepository } from './sessionRepository.js';
-import { SettingsRepository } from './settingsRepository.js';
 import { SqlDatabase } from './sqlDatabase.js';
+import { sqlRepositories } from './sqlRepositories.js';
 
 /** The secrets that stay in encrypted files of the data directory, whichever store holds the rest. */
 export interface EncryptedStores {
@@ -66,14 +61,9 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
   return {
     database,
     audit,
-    sessions: new SessionRepository(database),
+    ...sqlRepositories(database),
     invocations: audit,
-    permissions: new PermissionRepository(database),
     cas,
-    projects: new ProjectRepository(database),
-    settings: new SettingsRepository(database),
-    artifacts: new ArtifactRepository(database),
-    extractions: new ExtractionRepository(database),
     customServerStore,
     oauthLogins,
     close: async () => {

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, ReplicaStore, Storage } from '../../gateway/core/index.js';
-import { ArtifactRepository } from '../artifactRepository.js';
-import { ExtractionRepository } from '../extractionRepository.js';
-import { PermissionRepository } from '../permissionRepository.js';
 import { ReplicaRepository } from '../replicaRepository.js';
-import { ProjectRepository } from '../projectRepository.js';
-import { SessionRepository } from '../sessionRepository.js';
-import { SettingsRepository } from '../settingsRepository.js';
+import { sqlRepositories } from '../sqlRepositories.js';
 import { PgCas } from './pgCas.js';
 import { PgDatabase } from './pgDatabase.js';
 import { PgInvocationStore } from './pgInvocationStore.js';
@@ -41,14 +36,9 @@ export async function openPostgresStorage(options: OpenPostgresStorageOptions): 
   return {
     database,
     replicas,
-    sessions: new SessionRepository(database),
+    ...sqlRepositories(database, replicas.self),
     invocations: new PgInvocationStore(database, cas, replicas.self),
-    permissions: new PermissionRepository(database, replicas.self),
     cas,
-    projects: new ProjectRepository(database),
-    settings: new SettingsRepository(database),
-    artifacts: new ArtifactRepository(database, replicas.self),
-    extractions: new ExtractionRepository(database, replicas.self),
     close: () => database.close(),
   };
 }
