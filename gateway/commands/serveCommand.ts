@@ -9,7 +9,7 @@ import {
   type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, UsageError, systemClock,
 } from '../index.js';
 import { stopSignal } from './stopSignal.js';
-import { openConfiguredStore, storeFlag } from './storeWiring.js';
+import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
 import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
@@ -22,6 +22,8 @@ export interface ServeConfig {
   dataDir: string;
   /** PostgreSQL URL (`--store`); absent: the embedded store in the data directory. */
   store?: string;
+  /** `--secret-key-file`: the secrets key every replica shares; absent: `<dataDir>/model-secrets.key`. */
+  secretKeyFile?: string;
   isolateSources: boolean;
   toolPrefix: ToolPrefix;
   allowedHosts: string[];
@@ -70,6 +72,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const storage = await openConfiguredStore({
     store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms),
     ...(config.auditRetentionDays !== undefined ? { auditRetentionDays: config.auditRetentionDays } : {}),
+    ...(config.secretKeyFile !== undefined ? { secretKeyFile: config.secretKeyFile } : {}),
   });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
@@ -165,6 +168,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     extractionLimits: extractionLimitsFlag(flags),
     ...(typeof flags.redis === 'string' ? { redisUrl: flags.redis } : {}),
     ...auditRetentionFlag(flags),
+    ...secretKeyFileFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

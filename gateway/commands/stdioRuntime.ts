@@ -12,7 +12,7 @@ import {
   adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
-import { openConfiguredStore, storeFlag } from './storeWiring.js';
+import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 
 /** The built stdio gateway: what the session needs, its logger, and how to shut it down. */
 export interface StdioGateway {
@@ -29,7 +29,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
   const store = storeFlag(flags);
-  const storage = await openConfiguredStore({ store, dataDir, log, secrets, ...auditRetentionFlag(flags) }).catch((error: unknown) => {
+  const storage = await openConfiguredStore({ store, dataDir, log, secrets, ...auditRetentionFlag(flags), ...secretKeyFileFlag(flags) }).catch((error: unknown) => {
     // PostgreSQL's errors already name the server; the embedded store's own message (e.g. "file is
     // not a database") does not say where, and the client should know.
     if (store && error instanceof GatewayError) throw error;
