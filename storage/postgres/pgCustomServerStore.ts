@@ -1,5 +1,5 @@
 import { customServerFileSchema, describeZodError, type CustomServerConfig } from '../../catalog/index.js';
-import { GatewayError, type CustomServerStore } from '../../gateway/core/index.js';
+import { GatewayError, canonicalJson, type CustomServerStore } from '../../gateway/core/index.js';
 import { CUSTOM_SERVERS_FILE } from '../customServerFileStore.js';
 import { decryptFile, encryptFile } from '../encryptedFile.js';
 import type { PgDatabase } from './pgDatabase.js';
@@ -55,7 +55,7 @@ export class PgCustomServerStore implements CustomServerStore {
       const { field, message } = describeZodError(parsed.error);
       throw new Error(`The custom servers in PostgreSQL (${this.db.shownUrl}) hold an invalid configuration at ${field || '(root)'}: ${message}`);
     }
-    this.seen = new Map(parsed.data.servers.map((config, i) => [config.id, { version: servers[i]!.version, json: JSON.stringify(config) }]));
+    this.seen = new Map(parsed.data.servers.map((config, i) => [config.id, { version: servers[i]!.version, json: canonicalJson(config) }]));
     return parsed.data.servers;
   }
 
@@ -71,7 +71,7 @@ export class PgCustomServerStore implements CustomServerStore {
   }
 
   private async write(servers: CustomServerConfig[]): Promise<void> {
-    const next = new Map(servers.map((config) => [config.id, JSON.stringify(config)]));
+    const next = new Map(servers.map((config) => [config.id, canonicalJson(config)]));
     const changed = servers.filter((config) => this.seen.get(config.id)?.json !== next.get(config.id));
     const removed = [...this.seen.keys()].filter((id) => !next.has(id));
     if (changed.length === 0 && removed.length === 0) return;
