@@ -45,11 +45,18 @@ export class CustomOAuth {
 
   /**
    * Adopts the logins another replica saved or cleared since this process last read them (a store
-   * the replicas share); a server whose saved login is unchanged keeps its manager's state as is.
+   * the replicas share); answers the servers whose login changed. A server whose saved login is
+   * unchanged keeps its manager's state (a login in progress here included).
    */
-  async reload(): Promise<void> {
+  async reload(): Promise<string[]> {
     const saved = await this.saved.load();
-    for (const [id, held] of this.managers) if ((this.known.get(id) ?? '') !== loginJson(saved[id])) await held.manager.load();
+    const changed: string[] = [];
+    for (const [id, held] of this.managers) {
+      if ((this.known.get(id) ?? '') === loginJson(saved[id])) continue;
+      await held.manager.load();
+      changed.push(id);
+    }
+    return changed;
   }
 
   /** Makes the server's manager match its config (create, keep, or replace and clear). */

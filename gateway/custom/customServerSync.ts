@@ -31,6 +31,7 @@ export function startCustomServerSync(deps: { store: CustomServerStore; events?:
   const once = async () => {
     const token = await changeToken();
     if (token === seen) return;
+    deps.log.debug({ revision: token }, 'loading the custom servers and OAuth logins other replicas changed');
     await deps.reload();
     seen = token;
   };

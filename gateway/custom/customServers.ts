@@ -116,6 +116,7 @@ export class CustomServers {
       const saved = await this.deps.store.load();
       const ids = new Set(saved.map((config) => config.id));
       for (const [id, state] of [...this.states]) if (!ids.has(id)) await this.unregister(id, state);
+      const rediscover = new Set<ServerState>();
       for (const config of saved) {
         const state = this.states.get(config.id);
         if (!state) {
@@ -123,15 +124,21 @@ export class CustomServers {
           this.states.set(config.id, added);
           await this.oauth.attach(config);
           this.register(added);
-          if (config.enabled) this.track(this.refresh(added));
+          rediscover.add(added);
         } else if (canonicalJson(state.config) !== canonicalJson(config)) {
           const onlyTools = canonicalJson({ ...state.config, acceptedTools: null }) === canonicalJson({ ...config, acceptedTools: null });
           if (onlyTools) state.config = config;
           else await this.reconfigure(state, config);
-          if (config.enabled) this.track(this.refresh(state));
+          rediscover.add(state);
         }
       }
-      await this.oauth.reload();
+      // Logins first: a discovery started before its server's new login would be refused.
+      for (const id of await this.oauth.reload()) {
+        const state = this.states.get(id);
+        if (state) rediscover.add(state);
+      }
+      for (const state of rediscover) if (state.config.enabled) this.track(this.refresh(state));
+      if (rediscover.size > 0) this.deps.log.info({ servers: [...rediscover].map((s) => s.config.id) }, 'custom MCP servers changed by another replica are live here');
     });
   }
 
