@@ -47,10 +47,10 @@ type Row = Record<string, unknown>;
  * a failure. The gateway on that data dir must be stopped.
  */
 export async function copyEmbeddedStore(options: CopyEmbeddedStoreOptions): Promise<CopyReport> {
-  const keyFile = options.secretKeyFile !== undefined ? { secretKeyFile: options.secretKeyFile } : {};
-  const embedded = await openStorage({ dataDir: options.dataDir, log: options.log, ...keyFile });
+  const { dataDir, secretKeyFile } = options;
+  const embedded = await openStorage({ dataDir, log: options.log, ...(secretKeyFile !== undefined ? { secretKeyFile } : {}) });
   try {
-    const { key, path } = await resolveSecretKey({ dataDir: options.dataDir, ...(options.secretKeyFile !== undefined ? { keyFile: options.secretKeyFile } : {}) }, ENCRYPTED_FILES);
+    const { key, path } = await resolveSecretKey({ dataDir, ...(secretKeyFile !== undefined ? { keyFile: secretKeyFile } : {}) }, ENCRYPTED_FILES);
     const target = await openPostgresStorage({ url: options.url, log: options.log });
     try {
       await verifySecretKey(target.database, key, path);
