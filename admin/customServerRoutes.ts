@@ -19,7 +19,9 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   const servers = deps.customServers;
   router.use('/mcp/servers', scrubbedJson(deps.secrets));
 
-  router.get('/mcp/servers', (_req, res) => {
+  router.get('/mcp/servers', async (_req, res) => {
+    // Replicas on one store: what another replica saved is live here before the list answers.
+    await servers.synced();
     res.json({ servers: servers.list() });
   });
   router.post('/mcp/servers', async (req, res) => {

@@ -5,7 +5,7 @@ import { describeZodError } from '../catalog/index.js';
 import type { CustomServerStore } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { decryptFile, encryptFile } from './encryptedFile.js';
-import { SECRET_KEY_FILE, loadSecretKey } from './secretKey.js';
+import { resolveSecretKey } from './secretKey.js';
 
 export const CUSTOM_SERVERS_FILE = 'custom-mcp-servers.enc';
 export const OAUTH_LOGINS_FILE = 'mcp-oauth.enc';
@@ -21,15 +21,19 @@ export class CustomServerFileStore implements CustomServerStore {
 
   private constructor(
     private readonly path: string,
-    private readonly keyPath: string,
+    /** Where `key` was read from. */
+    readonly keyPath: string,
     /** The data directory's key; `mcp-oauth.enc` is encrypted under it too. */
     readonly key: Buffer,
   ) {}
 
-  /** Opens the store in `dataDir`, creating the key on first use; rejects now if the saved file cannot be read. */
-  static async open(dataDir: string): Promise<CustomServerFileStore> {
-    const key = await loadSecretKey(dataDir, ENCRYPTED_FILES);
-    const store = new CustomServerFileStore(join(dataDir, CUSTOM_SERVERS_FILE), join(dataDir, SECRET_KEY_FILE), key);
+  /**
+   * Opens the store in `dataDir` under its `model-secrets.key` (created on first use) or `keyFile`;
+   * rejects now if the saved file cannot be read.
+   */
+  static async open(dataDir: string, keyFile?: string): Promise<CustomServerFileStore> {
+    const { key, path } = await resolveSecretKey({ dataDir, ...(keyFile !== undefined ? { keyFile } : {}) }, ENCRYPTED_FILES);
+    const store = new CustomServerFileStore(join(dataDir, CUSTOM_SERVERS_FILE), path, key);
     await store.load();
     return store;
   }

@@ -8,7 +8,8 @@ import { decryptFile, encryptFile } from './encryptedFile.js';
 import { SECRET_KEY_FILE } from './secretKey.js';
 
 const json = z.record(z.string(), z.unknown());
-const loginSchema = z
+/** One saved login, as both OAuth login stores read it back. */
+export const storedOAuthLoginSchema = z
   .object({
     signature: z.string(),
     redirectUri: z.string(),
@@ -19,7 +20,7 @@ const loginSchema = z
     expiresAt: z.number().optional(),
   })
   .strict();
-const fileSchema = z.object({ version: z.literal(1), logins: z.record(z.string(), loginSchema) }).strict();
+const fileSchema = z.object({ version: z.literal(1), logins: z.record(z.string(), storedOAuthLoginSchema) }).strict();
 
 /**
  * `mcp-oauth.enc`: custom servers' OAuth client registrations and tokens, AES-256-GCM under the
@@ -35,9 +36,9 @@ export class OAuthLoginFileStore implements OAuthLoginStore {
     private readonly key: Buffer,
   ) {}
 
-  /** Opens the store under `key` (the caller loads it); rejects now if the saved file cannot be read. */
-  static async open(dataDir: string, key: Buffer): Promise<OAuthLoginFileStore> {
-    const store = new OAuthLoginFileStore(join(dataDir, OAUTH_LOGINS_FILE), join(dataDir, SECRET_KEY_FILE), key);
+  /** Opens the store under `key` (the caller loads it from `keyPath`); rejects now if the saved file cannot be read. */
+  static async open(dataDir: string, key: Buffer, keyPath = join(dataDir, SECRET_KEY_FILE)): Promise<OAuthLoginFileStore> {
+    const store = new OAuthLoginFileStore(join(dataDir, OAUTH_LOGINS_FILE), keyPath, key);
     store.logins = await store.read();
     return store;
   }

@@ -16,10 +16,10 @@ export interface EncryptedStores {
   oauthLogins: OAuthLoginStore;
 }
 
-/** Opens `custom-mcp-servers.enc` and `mcp-oauth.enc` under the data directory's `model-secrets.key`. */
-export async function openEncryptedStores(dataDir: string): Promise<EncryptedStores> {
-  const customServerStore = await CustomServerFileStore.open(dataDir);
-  const oauthLogins = await OAuthLoginFileStore.open(dataDir, customServerStore.key);
+/** Opens `custom-mcp-servers.enc` and `mcp-oauth.enc` under the data directory's `model-secrets.key` (or `keyFile`). */
+export async function openEncryptedStores(dataDir: string, keyFile?: string): Promise<EncryptedStores> {
+  const customServerStore = await CustomServerFileStore.open(dataDir, keyFile);
+  const oauthLogins = await OAuthLoginFileStore.open(dataDir, customServerStore.key, customServerStore.keyPath);
   return { customServerStore, oauthLogins };
 }
 
@@ -34,6 +34,8 @@ export interface OpenStorageOptions {
   auditRetentionDays?: number;
   /** Calls per audit segment (default 4096; tests make it small to see segments seal). */
   auditSegmentRows?: number;
+  /** The secrets key file every replica shares (`--secret-key-file`); absent: `<dataDir>/model-secrets.key`. */
+  secretKeyFile?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface OpenStorageOptions {
 export async function openStorage(options: OpenStorageOptions): Promise<Storage & EncryptedStores & { database: SqlDatabase; audit: AuditLog }> {
   await ensurePrivateDir(options.dataDir);
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
-  const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir);
+  const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir, options.secretKeyFile);
   const database = await SqlDatabase.open(options);
   const audit = await AuditLog.open({
     dir: join(options.dataDir, 'audit'),

@@ -1,7 +1,9 @@
 import type { Storage } from '../gateway/core/index.js';
 import { ensurePrivateDir } from './dataDir.js';
-import { openEncryptedStores, openStorage, type EncryptedStores, type OpenStorageOptions } from './openStorage.js';
-import { openPostgresStorage } from './postgres/index.js';
+import { openStorage, type EncryptedStores, type OpenStorageOptions } from './openStorage.js';
+import { ENCRYPTED_FILES } from './customServerFileStore.js';
+import { openPgSecretStores, openPostgresStorage } from './postgres/index.js';
+import { resolveSecretKey } from './secretKey.js';
 
 export interface OpenStoreOptions extends OpenStorageOptions {
   /** A postgres:// URL selects PostgreSQL; absent, the embedded store in the data directory. */
@@ -12,14 +14,23 @@ export interface OpenStoreOptions extends OpenStorageOptions {
 export type OpenedStore = Storage & EncryptedStores;
 
 /**
- * Opens the store the command line chose. Custom server configuration and OAuth logins stay in
- * their encrypted files in the data directory under `model-secrets.key` either way (replicas share
- * that key file; see README "Several replicas").
+ * Opens the store the command line chose. Custom server configuration and OAuth logins are
+ * encrypted under the secrets key either way: in the data directory's encrypted files for the
+ * embedded store, in PostgreSQL's rows for PostgreSQL, where every replica must use the same key
+ * (`--secret-key-file`, or the same `model-secrets.key`; see README "Scale-out").
  */
 export async function openStore(options: OpenStoreOptions): Promise<OpenedStore> {
   if (options.store === undefined) return openStorage(options);
   await ensurePrivateDir(options.dataDir);
-  const encrypted = await openEncryptedStores(options.dataDir);
+  const { key, path } = await resolveSecretKey(
+    { dataDir: options.dataDir, ...(options.secretKeyFile !== undefined ? { keyFile: options.secretKeyFile } : {}) },
+    ENCRYPTED_FILES,
+  );
   const storage = await openPostgresStorage({ url: options.store, log: options.log, ...(options.now ? { now: options.now } : {}) });
-  return { ...storage, ...encrypted };
+  try {
+    return { ...storage, ...(await openPgSecretStores(storage.database, key, path)) };
+  } catch (error) {
+    await storage.close().catch(() => {});
+    throw error;
+  }
 }

@@ -6,10 +6,11 @@ import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
   LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
-  type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, UsageError, systemClock,
+  type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, systemClock,
 } from '../index.js';
+import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
-import { openConfiguredStore, storeFlag } from './storeWiring.js';
+import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
 import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
@@ -22,6 +23,8 @@ export interface ServeConfig {
   dataDir: string;
   /** PostgreSQL URL (`--store`); absent: the embedded store in the data directory. */
   store?: string;
+  /** `--secret-key-file`: the secrets key every replica shares; absent: `<dataDir>/model-secrets.key`. */
+  secretKeyFile?: string;
   isolateSources: boolean;
   toolPrefix: ToolPrefix;
   allowedHosts: string[];
@@ -65,11 +68,11 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
-  if (config.redisUrl) secrets.register('redis-password', () => redisPassword(config.redisUrl!));
-  const shared = config.redisUrl ? await openShared(config.redisUrl, log, config.clock ?? systemClock) : undefined;
+  const shared = config.redisUrl ? await openSharedLiveState(config.redisUrl, { secrets, log, clock: config.clock ?? systemClock }) : undefined;
   const storage = await openConfiguredStore({
     store: config.store, dataDir: config.dataDir, log, secrets, onJournalFsync: (ms) => metrics.journalFsynced(ms),
     ...(config.auditRetentionDays !== undefined ? { auditRetentionDays: config.auditRetentionDays } : {}),
+    ...(config.secretKeyFile !== undefined ? { secretKeyFile: config.secretKeyFile } : {}),
   });
   await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
@@ -119,26 +122,6 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   };
 }
 
-/** The password in a Redis URL, so no log line or error shows it. */
-function redisPassword(url: string): string[] {
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    return password ? [password] : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Connects to Redis (`--redis`), loading ioredis only then; an unreachable or malformed URL is a usage error. */
-async function openShared(url: string, log: Logger, clock: Clock) {
-  const { openRedisLiveState } = await import('../../storage/redis/index.js');
-  try {
-    return await openRedisLiveState({ url, log, clock });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}`);
-  }
-}
-
 /** The addresses a listener bound to `host` answers on (every interface's for 0.0.0.0 / ::). */
 function listenerHosts(host: string): string[] {
   if (host !== '0.0.0.0' && host !== '::') return [host];
@@ -165,6 +148,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     extractionLimits: extractionLimitsFlag(flags),
     ...(typeof flags.redis === 'string' ? { redisUrl: flags.redis } : {}),
     ...auditRetentionFlag(flags),
+    ...secretKeyFileFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

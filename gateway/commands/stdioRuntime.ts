@@ -6,13 +6,14 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import type { ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
-import { GatewayError, LOOPBACK_HOSTS, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
+import { GatewayError, LOOPBACK_HOSTS, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
   adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
-import { openConfiguredStore, storeFlag } from './storeWiring.js';
+import { openSharedLiveState } from './redisWiring.js';
+import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 
 /** The built stdio gateway: what the session needs, its logger, and how to shut it down. */
 export interface StdioGateway {
@@ -29,11 +30,16 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   const { secrets, log } = scrubbedLog({ env, log: createLogger(String(flags.logLevel ?? 'info')) }, tokens);
   await ensurePrivateDir(dataDir);
   const store = storeFlag(flags);
-  const storage = await openConfiguredStore({ store, dataDir, log, secrets, ...auditRetentionFlag(flags) }).catch((error: unknown) => {
+  // With --redis, this stdio gateway shares limits, the result cache and events with the replicas.
+  const shared = typeof flags.redis === 'string' ? await openSharedLiveState(flags.redis, { secrets, log, clock: systemClock }) : undefined;
+  const storage = await openConfiguredStore({ store, dataDir, log, secrets, ...auditRetentionFlag(flags), ...secretKeyFileFlag(flags) }).catch((error: unknown) => {
     // PostgreSQL's errors already name the server; the embedded store's own message (e.g. "file is
     // not a database") does not say where, and the client should know.
     if (store && error instanceof GatewayError) throw error;
     throw new GatewayError('storage_unavailable', `cannot open the storage in ${dataDir}: ${(error as Error).message}`, { cause: error });
+  }).catch(async (error: unknown) => {
+    await shared?.close();
+    throw error;
   });
   try {
     await takeOverProcessGroups(dataDir, log);
@@ -41,11 +47,11 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
       { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags),
         dataDir, downloadMirrors: downloadMirrorsFlag(flags), extractionLimits: extractionLimitsFlag(flags),
         // Without --admin-port, a call whose client cannot be asked fails at once instead of waiting in vain.
-        adminApproval: Number(flags.adminPort ?? 0) !== 0 },
+        adminApproval: Number(flags.adminPort ?? 0) !== 0, ...(shared ? { shared } : {}) },
       storage,
       { secrets, urlPolicy: { allowPrivate: flags.allowPrivateUrls === true } },
     );
-    const admin = await serveStdioAdmin(flags, runtime, storage, log, tokens);
+    const admin = await serveStdioAdmin(flags, runtime, storage, log, tokens, shared);
     const { downstream } = runtime;
     return {
       log,
@@ -54,16 +60,18 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
         admin?.close();
         await runtime.close();
         await storage.close();
+        await shared?.close();
       },
     };
   } catch (error) {
     await storage.close().catch(() => {});
+    await shared?.close().catch(() => {});
     throw error;
   }
 }
 
 /** With --admin-port, approvals and audit stay reachable over HTTP while MCP runs on stdio. */
-async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Storage, log: Logger, tokens: string[]) {
+async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, storage: Storage, log: Logger, tokens: string[], shared?: SharedLiveState) {
   const port = Number(flags.adminPort ?? 0);
   if (port === 0) return undefined;
   const host = String(flags.host);
@@ -73,7 +81,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
-  app.use(await adminAppFor(runtime, storage, token.token, log));
+  app.use(await adminAppFor(runtime, storage, token.token, log, shared));
   const server = createServer(app);
   await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
   process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);

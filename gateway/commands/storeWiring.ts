@@ -1,4 +1,5 @@
 /** `--store` (SCIGATE_STORE): which store the commands open, and opening it with its password kept out of logs. */
+import { resolve } from 'node:path';
 import { isPostgresUrl, openStore, postgresPassword, postgresUrlProblem, redactPostgresUrl, type OpenedStore } from '../../storage/index.js';
 import { UsageError, type FlagValues, type Logger, type SecretScrubber } from '../index.js';
 
@@ -15,6 +16,11 @@ export function checkedPostgresUrl(value: string, flag: string, alternatives = '
   throw new UsageError(`${flag} must be ${alternatives}postgres://user:password@host:5432/database; ${redactPostgresUrl(value)} is not usable: ${problem}.`);
 }
 
+/** `--secret-key-file` (SCIGATE_SECRET_KEY_FILE) as an absolute path; absent: the data dir's `model-secrets.key`. */
+export function secretKeyFileFlag(flags: FlagValues): { secretKeyFile?: string } {
+  return typeof flags.secretKeyFile === 'string' && flags.secretKeyFile !== '' ? { secretKeyFile: resolve(flags.secretKeyFile) } : {};
+}
+
 export interface ConfiguredStoreOptions {
   /** From `storeFlag`: a postgres:// URL, or undefined for the embedded store. */
   store: string | undefined;
@@ -25,6 +31,8 @@ export interface ConfiguredStoreOptions {
   onJournalFsync?: (ms: number) => void;
   /** The embedded audit log's retention (`--audit-retention-days`). */
   auditRetentionDays?: number;
+  /** From `secretKeyFileFlag`. */
+  secretKeyFile?: string;
 }
 
 /** Makes the logger scrub the URL's password (a driver or error message might carry it). */
@@ -42,5 +50,6 @@ export function openConfiguredStore(options: ConfiguredStoreOptions): Promise<Op
     ...(options.store ? { store: options.store } : {}),
     ...(options.onJournalFsync ? { onJournalFsync: options.onJournalFsync } : {}),
     ...(options.auditRetentionDays !== undefined ? { auditRetentionDays: options.auditRetentionDays } : {}),
+    ...(options.secretKeyFile !== undefined ? { secretKeyFile: options.secretKeyFile } : {}),
   });
 }

@@ -27,6 +27,7 @@ export const FLAGS = {
   downloadMirrors: { name: 'download-mirrors', env: 'SCIGATE_DOWNLOAD_MIRRORS', kind: 'json', default: '{}', help: 'fetch artifact downloads of these public origins from loopback mirrors (tests, offline runs) as JSON, e.g. {"https://arxiv.org":"http://127.0.0.1:8123"}; every check still applies to the public URL' },
   extractionLimits: { name: 'extraction-limits', env: 'SCIGATE_EXTRACTION_LIMITS', kind: 'json', default: '{}', help: 'paper_extract_pdf limits as JSON: maxBytes (default 67108864), maxPages (2000), maxHeapMb (256, the worker heap), timeoutMs (120000)' },
   store: { name: 'store', env: 'SCIGATE_STORE', kind: 'string', default: 'embedded', help: 'where sessions, audit and blobs live: embedded (sql.js + journal + CAS in the data dir) or postgres://user:password@host:5432/database (several replicas share it)' },
+  secretKeyFile: { name: 'secret-key-file', env: 'SCIGATE_SECRET_KEY_FILE', kind: 'string', help: 'the 32-byte key custom server config and OAuth logins are encrypted with (default: <data-dir>/model-secrets.key); replicas on one PostgreSQL must all use the same key' },
   to: { name: 'to', env: 'SCIGATE_MIGRATE_TO', kind: 'string', help: 'the PostgreSQL to move the data dir into: postgres://user:password@host:5432/database' },
   redis: { name: 'redis', env: 'SCIGATE_REDIS', kind: 'string', help: 'share source limits, the result cache and events with the other replicas through this Redis, e.g. redis://redis:6379 (default: this process only)' },
   auditRetentionDays: { name: 'audit-retention-days', env: 'SCIGATE_AUDIT_RETENTION_DAYS', kind: 'count', help: 'delete audit history (tool calls with their arguments and results) older than this many days; unset keeps all of it' },
@@ -37,9 +38,9 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token' | 'migrate', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'logLevel'],
-  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
+  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
   source: ['logLevel'],
   token: ['dataDir', 'rotate'],
-  migrate: ['dataDir', 'to', 'logLevel'],
+  migrate: ['dataDir', 'to', 'secretKeyFile', 'logLevel'],
 };

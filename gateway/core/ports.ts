@@ -150,6 +150,11 @@ export interface CustomServerStore {
   load(): Promise<CustomServerConfig[]>;
   /** Replaces the saved set atomically; writes are queued, so the last call wins. */
   save(servers: CustomServerConfig[]): Promise<void>;
+  /**
+   * A store several replicas share: a value that changes whenever any of them saves a server or an
+   * OAuth login, so each can tell when to load again. Absent when only this process writes the store.
+   */
+  changeToken?(): Promise<string>;
 }
 
 /**

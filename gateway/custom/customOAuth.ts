@@ -1,5 +1,5 @@
 import type { CustomServerConfig } from '../../catalog/index.js';
-import { GatewayError, type Clock, type EventHub, type Logger, type OAuthLoginStore, type SecretScrubber, type StoredOAuthLogin } from '../core/index.js';
+import { GatewayError, canonicalJson, type Clock, type EventHub, type Logger, type OAuthLoginStore, type SecretScrubber, type StoredOAuthLogin } from '../core/index.js';
 import { OAuthManager, oauthSignature, upstreamAuthOf, type OAuthStatus, type UpstreamAuth } from '../upstream/index.js';
 
 /** The fixed path of the OAuth callback on the gateway's admin origin. */
@@ -34,9 +34,29 @@ export interface ServerAuthView {
 export class CustomOAuth {
   private readonly managers = new Map<string, { signature: string; manager: OAuthManager }>();
   private readonly store: OAuthLoginStore;
+  private readonly saved: OAuthLoginStore;
+  /** Each server's login as this process last read or wrote it (canonical JSON): `reload` adopts what differs. */
+  private readonly known = new Map<string, string>();
 
   constructor(private readonly deps: CustomOAuthDeps) {
-    this.store = deps.store ?? memoryLoginStore();
+    this.saved = deps.store ?? memoryLoginStore();
+    this.store = trackedLogins(this.saved, this.known);
+  }
+
+  /**
+   * Adopts the logins another replica saved or cleared since this process last read them (a store
+   * the replicas share); answers the servers whose login changed. A server whose saved login is
+   * unchanged keeps its manager's state (a login in progress here included).
+   */
+  async reload(): Promise<string[]> {
+    const saved = await this.saved.load();
+    const changed: string[] = [];
+    for (const [id, held] of this.managers) {
+      if ((this.known.get(id) ?? '') === loginJson(saved[id])) continue;
+      await held.manager.load();
+      changed.push(id);
+    }
+    return changed;
   }
 
   /** Makes the server's manager match its config (create, keep, or replace and clear). */
@@ -122,6 +142,26 @@ export class CustomOAuth {
 
 function viewOf(status: OAuthStatus): { authState: OAuthStatus['state']; message: string; requiredScope: string | null; expiresAt: string | null } {
   return { authState: status.state, message: status.message, requiredScope: status.requiredScope ?? null, expiresAt: status.expiresAt ?? null };
+}
+
+function loginJson(login: StoredOAuthLogin | undefined): string {
+  return login ? canonicalJson(login) : '';
+}
+
+/** `store`, noting in `known` every login it loads or saves. */
+function trackedLogins(store: OAuthLoginStore, known: Map<string, string>): OAuthLoginStore {
+  return {
+    load: async () => {
+      const logins = await store.load();
+      for (const id of known.keys()) if (!(id in logins)) known.set(id, '');
+      for (const [id, login] of Object.entries(logins)) known.set(id, loginJson(login));
+      return logins;
+    },
+    save: async (id, login) => {
+      await store.save(id, login);
+      known.set(id, loginJson(login));
+    },
+  };
 }
 
 function memoryLoginStore(): OAuthLoginStore {

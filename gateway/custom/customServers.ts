@@ -4,7 +4,7 @@ import {
 } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
 import {
-  GatewayError, randomHex, type Clock, type CustomServerStore, type EventHub, type Logger, type NewId, type OAuthLoginStore, type SecretScrubber,
+  GatewayError, canonicalJson, randomHex, type Clock, type CustomServerStore, type EventHub, type Logger, type NewId, type OAuthLoginStore, type SecretScrubber,
   type SessionStore,
 } from '../core/index.js';
 import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
@@ -18,6 +18,7 @@ import { CustomOAuth } from './customOAuth.js';
 import { secretValuesOf, type GatewayEnvironment } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 import { customSourceLabel } from './sourceLabel.js';
+import { CUSTOM_SERVERS_CHANGED, startCustomServerSync, type CustomServerSync } from './customServerSync.js';
 
 export interface CustomServersDeps {
   store: CustomServerStore;
@@ -67,6 +68,7 @@ export class CustomServers {
   /** One OAuth manager per OAuth server, shared by its catalog client, connection tests and the Inspector. */
   readonly oauth: CustomOAuth;
   private startupDiscovery: Promise<void> = Promise.resolve();
+  private sync: CustomServerSync | undefined;
 
   constructor(private readonly deps: CustomServersDeps) {
     const { clock, log, secrets, events, oauthLogins } = deps;
@@ -90,6 +92,54 @@ export class CustomServers {
     for (const work of refreshing) this.track(work);
     this.startupDiscovery = Promise.allSettled(refreshing).then(() => undefined);
     this.deps.log.info({ servers: this.states.size }, 'custom MCP servers loaded');
+    const { store, events, log } = this.deps;
+    this.sync = startCustomServerSync({ store, log, reload: () => this.reload(), ...(events ? { events } : {}) });
+  }
+
+  /** Stops following the other replicas' changes (the gateway is closing). */
+  close(): void {
+    this.sync?.stop();
+  }
+
+  /** Resolves once the changes other replicas made so far are live here (at once for a store only this process writes). */
+  synced(): Promise<void> {
+    return this.sync?.check() ?? Promise.resolve();
+  }
+
+  /**
+   * Loads the saved servers again and makes this replica match what another replica saved: new
+   * servers are registered, deleted ones unregistered, changed ones reconfigured (only rediscovered
+   * when just their accepted tools changed), and OAuth logins saved or cleared elsewhere adopted.
+   */
+  reload(): Promise<void> {
+    return this.exclusive(async () => {
+      const saved = await this.deps.store.load();
+      const ids = new Set(saved.map((config) => config.id));
+      for (const [id, state] of [...this.states]) if (!ids.has(id)) await this.unregister(id, state);
+      const rediscover = new Set<ServerState>();
+      for (const config of saved) {
+        const state = this.states.get(config.id);
+        if (!state) {
+          const added: ServerState = { config, revision: 0 };
+          this.states.set(config.id, added);
+          await this.oauth.attach(config);
+          this.register(added);
+          rediscover.add(added);
+        } else if (canonicalJson(state.config) !== canonicalJson(config)) {
+          const onlyTools = canonicalJson({ ...state.config, acceptedTools: null }) === canonicalJson({ ...config, acceptedTools: null });
+          if (onlyTools) state.config = config;
+          else await this.reconfigure(state, config);
+          rediscover.add(state);
+        }
+      }
+      // Logins first: a discovery started before its server's new login would be refused.
+      for (const id of await this.oauth.reload()) {
+        const state = this.states.get(id);
+        if (state) rediscover.add(state);
+      }
+      for (const state of rediscover) if (state.config.enabled) this.track(this.refresh(state));
+      if (rediscover.size > 0) this.deps.log.info({ servers: [...rediscover].map((s) => s.config.id) }, 'custom MCP servers changed by another replica are live here');
+    });
   }
 
   /** Resolves once the enabled servers loaded by `start` have had their first discovery (found or failed). */
@@ -144,13 +194,19 @@ export class CustomServers {
         this.states.set(id, state);
         throw error;
       });
-      state.revision += 1;
-      this.deps.secrets.forget(id);
-      await this.oauth.remove(id);
-      await this.deps.registry.remove(id);
-      await this.deps.selection.forgetSource(id);
-      this.deps.log.info({ sourceId: id }, 'custom MCP server deleted');
+      await this.unregister(id, state);
     });
+  }
+
+  /** Unregisters a deleted server: its registration, check state, login and connector references go. */
+  private async unregister(id: string, state: ServerState): Promise<void> {
+    this.states.delete(id);
+    state.revision += 1;
+    this.deps.secrets.forget(id);
+    await this.oauth.remove(id);
+    await this.deps.registry.remove(id);
+    await this.deps.selection.forgetSource(id);
+    this.deps.log.info({ sourceId: id }, 'custom MCP server deleted');
   }
 
   /** Validates the whole batch, then saves it all (disabled) or nothing; runs nothing. */
@@ -307,6 +363,12 @@ export class CustomServers {
       state.config = previous;
       throw error;
     });
+    await this.reconfigure(state, next);
+  }
+
+  /** Makes a server's registration match its new config, invalidating its checks. */
+  private async reconfigure(state: ServerState, next: CustomServerConfig): Promise<void> {
+    state.config = next;
     state.revision += 1;
     delete state.lastTest;
     delete state.definitions;
@@ -355,8 +417,10 @@ export class CustomServers {
     return new Set(this.deps.registry.sources().filter((e) => e.manifest.type !== 'custom').map((e) => e.manifest.id));
   }
 
-  private persist(): Promise<void> {
-    return this.deps.store.save(this.configs());
+  /** Saves the set; the other replicas hear of it at once over the events relay (--redis). */
+  private async persist(): Promise<void> {
+    await this.deps.store.save(this.configs());
+    if (this.deps.events?.relayed) this.deps.events.publish(CUSTOM_SERVERS_CHANGED, null, {});
   }
 
   private view(state: ServerState): CustomServerView {

@@ -5,8 +5,13 @@ import { sha256Hex, type Cas, type InvocationRecord, type Logger, type Storage }
 import { pathExists } from '../dataDir.js';
 import { SHA256_HEX } from '../fileCas.js';
 import { invocationRows } from '../invocationRows.js';
+import { ENCRYPTED_FILES } from '../customServerFileStore.js';
 import { openStorage } from '../openStorage.js';
+import { resolveSecretKey } from '../secretKey.js';
 import { openPostgresStorage } from './openPostgresStorage.js';
+import { encryptCustomServer } from './pgCustomServerStore.js';
+import { encryptOAuthLogin } from './pgOAuthLoginStore.js';
+import { BUMP_SECRETS_REVISION, verifySecretKey } from './pgSecretState.js';
 
 export interface CopyEmbeddedStoreOptions {
   /** The data directory whose `scigate.db` (+ journal) and `cas/` are copied. */
@@ -14,6 +19,8 @@ export interface CopyEmbeddedStoreOptions {
   /** The PostgreSQL to copy into (migrated first). */
   url: string;
   log: Logger;
+  /** The secrets key file (`--secret-key-file`); absent: the data dir's `model-secrets.key`. Rows are written under the same key. */
+  secretKeyFile?: string;
 }
 
 /** What a copy moved: rows per table and blobs (those already in PostgreSQL count as skipped). */
@@ -33,14 +40,22 @@ type Row = Record<string, unknown>;
 /**
  * Copies an embedded data directory into PostgreSQL in one transaction, all or nothing: every table
  * in insertion order, the audit (Invocations, oldest first, and the blobs they name) through the
- * store's own ports so it does not matter where the embedded store keeps them, and every CAS file. Rows and blobs already there (same primary key)
- * are kept, so a copy can be run again after a failure. The gateway on that data dir must be stopped.
+ * store's own ports so it does not matter where the embedded store keeps them, every CAS file, and
+ * the encrypted custom server configuration and OAuth logins (decrypted, and encrypted again per
+ * row under the same key; refused before anything is copied when PostgreSQL's rows use another
+ * key). Rows and blobs already there (same primary key) are kept, so a copy can be run again after
+ * a failure. The gateway on that data dir must be stopped.
  */
 export async function copyEmbeddedStore(options: CopyEmbeddedStoreOptions): Promise<CopyReport> {
-  const embedded = await openStorage({ dataDir: options.dataDir, log: options.log });
+  const { dataDir, secretKeyFile } = options;
+  const embedded = await openStorage({ dataDir, log: options.log, ...(secretKeyFile !== undefined ? { secretKeyFile } : {}) });
   try {
+    const { key, path } = await resolveSecretKey({ dataDir, ...(secretKeyFile !== undefined ? { keyFile: secretKeyFile } : {}) }, ENCRYPTED_FILES);
     const target = await openPostgresStorage({ url: options.url, log: options.log });
     try {
+      await verifySecretKey(target.database, key, path);
+      const servers = await embedded.customServerStore.load();
+      const logins = await embedded.oauthLogins.load();
       return await target.database.withClient(async (client) => {
         await client.query('BEGIN');
         try {
@@ -50,6 +65,14 @@ export async function copyEmbeddedStore(options: CopyEmbeddedStoreOptions): Prom
           tables[invocationRows.table] = await copyTable(client, invocationRows.table, audit.map(columnsOf));
           const blobs = await copyBlobs(client, join(options.dataDir, 'cas'), options.log);
           await copyNamedBlobs(client, embedded.cas, audit, blobs);
+          // The version of every copied row is this revision; the bump tells running replicas to load them.
+          const version = String((await client.query(BUMP_SECRETS_REVISION)).rows[0].revision);
+          tables.custom_servers = await copyTable(client, 'custom_servers', servers.map((config) => ({ id: config.id, version, ciphertext: encryptCustomServer(key, config) })));
+          tables.oauth_logins = await copyTable(
+            client,
+            'oauth_logins',
+            Object.entries(logins).map(([serverId, login]) => ({ server_id: serverId, version, ciphertext: encryptOAuthLogin(key, serverId, login) })),
+          );
           await client.query('COMMIT');
           return { tables, blobs };
         } catch (error) {

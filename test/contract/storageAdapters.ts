@@ -53,11 +53,10 @@ function memory(storage: Storage): OpenedStorage {
  * One PostgreSQL server per suite that uses it (started before its first test, stopped after its
  * last), and a fresh schema per opened store, so every test starts empty.
  */
-function postgresAdapter(): StorageAdapter {
+export function sharedPostgres(): { start(): Promise<void>; stop(): Promise<void>; freshSchema(): Promise<string> } {
   let server: Promise<PostgresServer> | undefined;
   let suites = 0;
   return {
-    name: 'postgres',
     start: async () => {
       suites += 1;
       server ??= startPostgres();
@@ -70,8 +69,18 @@ function postgresAdapter(): StorageAdapter {
       server = undefined;
       await (await running).stop();
     },
+    freshSchema: async () => (await server!).freshSchema(),
+  };
+}
+
+function postgresAdapter(): StorageAdapter {
+  const postgres = sharedPostgres();
+  return {
+    name: 'postgres',
+    start: postgres.start,
+    stop: postgres.stop,
     open: async (cleanup) => {
-      const url = await (await server!).freshSchema();
+      const url = await postgres.freshSchema();
       return restartable(() => openPostgresStorage({ url, log: silentLogger }), cleanup);
     },
   };

@@ -63,6 +63,17 @@ describe('custom-mcp-servers.enc', () => {
     await expect(CustomServerFileStore.open(dir)).rejects.toThrow(/must hold exactly 32 bytes/);
   });
 
+  it('--secret-key-file: the named key is used instead of model-secrets.key, never created, and a missing or short one says what to do', async () => {
+    const keyFile = join(dir, 'shared.key');
+    await expect(CustomServerFileStore.open(dir, keyFile)).rejects.toThrow(/Cannot read the secret key file .*shared\.key .*--secret-key-file \(SCIGATE_SECRET_KEY_FILE\).*head -c 32 \/dev\/urandom/);
+    await writeFile(keyFile, randomBytes(16));
+    await expect(CustomServerFileStore.open(dir, keyFile)).rejects.toThrow(/shared\.key \(--secret-key-file\) must hold exactly 32 bytes but holds 16/);
+    await writeFile(keyFile, randomBytes(32));
+    await (await CustomServerFileStore.open(dir, keyFile)).save(servers());
+    expect(await readdir(dir)).not.toContain('model-secrets.key');
+    expect(await (await CustomServerFileStore.open(dir, keyFile)).load()).toEqual(servers());
+  });
+
   it('queued saves land in order: the last one wins', async () => {
     const store = await CustomServerFileStore.open(dir);
     await Promise.all(Array.from({ length: 6 }, (_, i) => store.save(servers(`name ${i}`))));

@@ -9,7 +9,9 @@ import { geoReplay } from '../fixtures/providers/geoReplay.js';
 import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
 import { startReplica, type Replica } from '../fixtures/replicas.js';
 import { openEventStream } from '../fixtures/eventStream.js';
-import { spawnCli } from '../fixtures/cliProcess.js';
+import { CLI, spawnCli } from '../fixtures/cliProcess.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /**
  * Two `scigate serve` processes (each on its own embedded data dir) sharing one Redis and one
@@ -21,6 +23,7 @@ let redis: TestRedis;
 let provider: ReplayServer;
 let a: Replica;
 let b: Replica;
+let eutilsEnv: Record<string, string>;
 
 beforeAll(async () => {
   redis = await startTestRedis();
@@ -28,6 +31,7 @@ beforeAll(async () => {
   const eutils = `${provider.baseUrl}/entrez/eutils`;
   // The manifests' own limits (no override): what protects NCBI in production.
   const env = { SCIGATE_PUBMED_BASE_URL: eutils, SCIGATE_CLINVAR_BASE_URL: eutils, SCIGATE_GEO_BASE_URL: eutils };
+  eutilsEnv = env;
   [a, b] = await Promise.all([startReplica(redis.url, env), startReplica(redis.url, env)]);
 });
 afterAll(async () => {
@@ -84,6 +88,48 @@ describe('two replicas on one Redis', () => {
     const answers = await Promise.all(sessions.map((s) => b.api(`/api/sessions/${s.id}/invocations/${invocationId}`)));
     const row = answers.find((answer) => answer.status === 200)!.body.invocation;
     expect(row.cacheHit).toBe(true);
+  });
+
+  it('scigate stdio --redis shares them too: a result cached through A is a hit through stdio, and its PubMed calls keep to the shared 3 per second', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scigate-stdio-redis-'));
+    const stdio = new Client({ name: 'stdio-on-redis', version: '1' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'stdio', '--data-dir', dir, '--redis', redis.url],
+        env: { PATH: process.env.PATH ?? '', ...eutilsEnv, SCIGATE_LOG_LEVEL: 'error' },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const onA = await a.connect();
+      const call = { name: 'mcp__pubmed__search', arguments: { query: 'cryopreservation[ti] OR 13c[ti]', maxResults: 2, sort: 'JournalName' } };
+      const first = (await onA.callTool(call)) as { isError?: boolean; structuredContent: any };
+      expect(first.isError, JSON.stringify(first.structuredContent)).toBeFalsy();
+      const requestsBefore = provider.requests.length;
+      const cached = (await stdio.callTool(call)) as { isError?: boolean; structuredContent: any };
+      expect(cached.isError, JSON.stringify(cached.structuredContent)).toBeFalsy();
+      expect(cached.structuredContent.records).toEqual(first.structuredContent.records);
+      expect(provider.requests.length).toBe(requestsBefore);
+
+      // Uncached calls through A, B and the stdio gateway at once share NCBI's budget.
+      const since = provider.arrivals.length;
+      const query = 'cryopreservation[ti] OR 13c[ti]';
+      const onB = await b.connect();
+      const results = (await Promise.all([
+        onA.callTool({ name: 'mcp__pubmed__search', arguments: { query, maxResults: 3 } }),
+        onB.callTool({ name: 'mcp__pubmed__search', arguments: { query, maxResults: 4 } }),
+        stdio.callTool({ name: 'mcp__pubmed__search', arguments: { query, maxResults: 5 } }),
+        stdio.callTool({ name: 'mcp__pubmed__search', arguments: { query, maxResults: 6 } }),
+      ])) as Array<{ isError?: boolean; structuredContent: any }>;
+      for (const result of results) expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+      const arrivals = provider.arrivals.slice(since).filter((_, i) => provider.requests[since + i]!.startsWith('/entrez/eutils/'));
+      expect(arrivals.length).toBeGreaterThanOrEqual(8);
+      expect(busiestSecond(arrivals)).toBeLessThanOrEqual(NCBI_REQUESTS_PER_SECOND);
+    } finally {
+      await stdio.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("an event published on A reaches B's /api/events", async () => {

@@ -25,20 +25,36 @@ let a: Replica;
 let b: Replica;
 let write: string;
 
-/** A replica on the shared PostgreSQL and Redis, with the notes custom server configured (each replica keeps its own encrypted config). */
+/** A replica on the shared PostgreSQL and Redis (and the secrets key every replica shares). */
 async function replica(): Promise<Replica> {
   const started = await startReplica(redis.url, {}, ['--store', storeUrl]);
   replicas.push(started);
-  const created = await started.api('/api/mcp/servers', { method: 'POST', body: { name: 'notes', transport: 'http', url: upstream.url, enabled: true } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  write = created.body.server.tools.find((t: { upstreamName: string }) => t.upstreamName === 'write_note').name;
   return started;
+}
+
+/** The named custom server as `on`'s admin API lists it, once it is there with its tools discovered. */
+function listedServer(on: Replica, name: string) {
+  return vi.waitFor(async () => {
+    const found = (await on.api('/api/mcp/servers')).body.servers.find((s: { name: string }) => s.name === name);
+    if (!found?.tools?.length) throw new Error(`${name} is not listed with tools yet`);
+    return found;
+  }, LONG);
 }
 
 beforeAll(async () => {
   [postgres, redis, upstream] = await Promise.all([startPostgres({ durable: true }), startTestRedis(), startDangerousHttpServer()]);
   storeUrl = await postgres.freshSchema();
   [a, b] = await Promise.all([replica(), replica()]);
+  // The notes server is added once, on A: the configuration is shared, so B serves it too. Its limits
+  // are then shared too (one limiter in Redis): room for every client of the kill test, so the slots
+  // a killed replica held until their lease runs out (30 s) do not stall the survivor's calls.
+  const created = await a.api('/api/mcp/servers', {
+    method: 'POST',
+    body: { name: 'notes', transport: 'http', url: upstream.url, enabled: true, limits: { concurrency: 16, queueDepth: 64 } },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  write = created.body.server.tools.find((t: { upstreamName: string }) => t.upstreamName === 'write_note').name;
+  expect((await listedServer(b, 'notes')).id).toBe(created.body.server.id);
 }, 180_000);
 afterAll(async () => {
   await Promise.all(replicas.map((r) => r.stop()));
@@ -77,6 +93,30 @@ type ToolAnswer = { isError?: boolean; content: Array<{ type: string; text?: str
 const invocationOf = (answer: ToolAnswer): string => answer._meta!['scigate/invocation'].invocationId;
 
 describe('two replicas on one PostgreSQL and one Redis', () => {
+  it("a custom server added, edited and deleted through A's admin API is live on B: listed, in tools/list, callable", async () => {
+    const created = await a.api('/api/mcp/servers', { method: 'POST', body: { name: 'notes-two', transport: 'http', url: upstream.url, enabled: true } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.server.id as string;
+    const tool = created.body.server.tools.find((t: { upstreamName: string }) => t.upstreamName === 'write_note').name as string;
+    const { client, sessionId } = await session(b);
+    await vi.waitFor(async () => expect((await client.listTools()).tools.map((t) => t.name)).toContain(tool), LONG);
+    expect((await listedServer(b, 'notes-two')).id).toBe(id);
+    expect((await b.api(`/api/sessions/${sessionId}`, { method: 'PATCH', body: { approvalMode: 'always_allow' } })).status).toBe(200);
+    const calls = upstream.calls.length;
+    const answer = (await client.callTool({ name: tool, arguments: { text: 'through B' } })) as ToolAnswer;
+    expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy();
+    expect(answer.content.at(-1)).toEqual({ type: 'text', text: 'saved: through B' });
+    expect(upstream.calls.length).toBe(calls + 1);
+
+    // Disabled on A: B stops offering its tools. Deleted on A: B no longer lists it.
+    expect((await a.api(`/api/mcp/servers/${id}`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
+    await vi.waitFor(async () => expect((await client.listTools()).tools.map((t) => t.name)).not.toContain(tool), LONG);
+    expect((await a.api(`/api/mcp/servers/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const names = (await b.api('/api/mcp/servers')).body.servers.map((s: { name: string }) => s.name);
+    expect(names).toContain('notes');
+    expect(names).not.toContain('notes-two');
+  });
+
   it('a call waiting for approval on B is released by a decision sent to A', async () => {
     const { client, sessionId } = await session(b, a);
     const answer = client.callTool({ name: write, arguments: { text: 'decided on A' } }) as Promise<ToolAnswer>;

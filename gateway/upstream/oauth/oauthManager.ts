@@ -88,10 +88,20 @@ export class OAuthManager {
     return this.current;
   }
 
-  /** Restores the saved login if it belongs to this configuration; a stale one is deleted. */
+  /**
+   * Restores the saved login if it belongs to this configuration; a stale one is deleted. Run again
+   * (another replica logged in or cleared the login), it adopts what is saved now.
+   */
   async load(): Promise<void> {
     const saved = (await this.options.store.load())[this.options.serverId];
-    if (!saved) return;
+    if (!saved) {
+      if (this.login) {
+        this.login = undefined;
+        this.registered = undefined;
+        this.setStatus({ state: 'required', message: this.loginMessage('credentials were cleared') });
+      }
+      return;
+    }
     if (saved.signature !== this.options.signature) {
       await this.options.store.save(this.options.serverId, undefined);
       return;
