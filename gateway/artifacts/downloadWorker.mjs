@@ -17,9 +17,10 @@
 //                                        { type: 'ended', outcome: 'complete' | 'dropped' | 'too_large' | 'write_failed' | 'aborted', received, message? }
 //   { type: 'abort' }                  – end the current request or body read
 //   { type: 'digests' }                → { type: 'digests', sha256, other }
-// `received` counts the bytes in the part file: every one of them written and hashed.
+// `received` counts the bytes in the part file: every one of them written and hashed (and all but
+// the last SYNC_EVERY_BYTES or so already fdatasync'ed).
 import { createHash } from 'node:crypto';
-import { writeSync } from 'node:fs';
+import { fdatasync, writeSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
@@ -36,6 +37,13 @@ const HEARTBEAT_MS = 50;
  * millisecond in this small heap. `gc` exists only in contexts made after --expose-gc is set.
  */
 const COLLECT_EVERY_BYTES = 8 << 20;
+/**
+ * The part file is fdatasync'ed (on the thread pool, one at a time) after every this many bytes
+ * written: the kernel would otherwise keep the whole file dirty until the commit's fsync, which then
+ * writes it all while nothing else happens (about 80 ms per 200 MiB here); this way all but the last
+ * few MiB are on disk when the body ends.
+ */
+const SYNC_EVERY_BYTES = 32 << 20;
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc');
 
@@ -90,20 +98,44 @@ function discard() {
 /**
  * Reads the current body and appends each chunk to the part file at once (a blocking write: this
  * thread has nothing else to do, and the chunk is hashed after it is written, so the hashes always
- * cover exactly the bytes in the file, whatever ends the read).
+ * cover exactly the bytes in the file, whatever ends the read). The read is answered only when the
+ * fdatasync in flight is done: the main thread may truncate or close the descriptor after 'ended'.
  */
 function stream(fd, received, maxBytes) {
   const res = response;
   let ending;
   let beat;
   let uncollected = 0;
+  let syncing = false;
+  let syncedUpTo = received;
+  let syncFailure;
+  /** How the read ended, answered once no fdatasync is in flight. */
+  let ended;
+  const answer = () => {
+    if (!ended || syncing) return;
+    reading = undefined;
+    // A failed fdatasync is reported now: the kernel may forget the error before the commit's fsync.
+    const { outcome, message } = syncFailure && ended.outcome !== 'too_large' ? { outcome: 'write_failed', message: syncFailure } : ended;
+    post({ type: 'ended', outcome, received, ...(message ? { message } : {}) });
+  };
   const end = (outcome, message) => {
     if (ending) return;
     ending = true;
     clearTimeout(beat);
     if (outcome !== 'complete') res.destroy();
-    reading = undefined;
-    post({ type: 'ended', outcome, received, ...(message ? { message } : {}) });
+    ended = { outcome, message };
+    answer();
+  };
+  const sync = () => {
+    syncing = true;
+    const upTo = received;
+    fdatasync(fd, (error) => {
+      syncing = false;
+      if (error) syncFailure ??= `fdatasync: ${error.message}`;
+      else syncedUpTo = upTo;
+      if (error && !ending) end('write_failed', syncFailure);
+      else answer();
+    });
   };
   reading = { end };
   res.on('data', (chunk) => {
@@ -116,6 +148,7 @@ function stream(fd, received, maxBytes) {
     }
     hash(chunk);
     received += chunk.length;
+    if (!syncing && received - syncedUpTo >= SYNC_EVERY_BYTES) sync();
     uncollected += chunk.length;
     if (uncollected >= COLLECT_EVERY_BYTES) {
       uncollected = 0;
