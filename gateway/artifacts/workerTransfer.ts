@@ -35,13 +35,13 @@ type WorkerMessage =
   | { type: 'failed'; message: string }
   | { type: 'bytes'; received: number }
   | ({ type: 'ended' } & StreamEnd)
-  | { type: 'digests'; sha256: string; other?: string };
+  | { type: 'digests'; sha256: string; other?: string; error?: string };
 
 /**
  * The main thread's side of downloadWorker.mjs, one per download run: the worker sends GETs,
- * receives, appends to the part file through its descriptor and hashes (sha256 and the candidate's
- * algorithm, from the first byte of the part file); every decision (redirects, status, range, size
- * limit, checksum) stays here. One operation at a time.
+ * receives and appends to the part file through its descriptor, and its hasher hashes the part file
+ * (sha256 and the candidate's algorithm, from its first byte); every decision (redirects, status,
+ * range, size limit, checksum) stays here. One operation at a time.
  */
 export class WorkerTransfer {
   private readonly worker: Worker;
@@ -68,11 +68,6 @@ export class WorkerTransfer {
   private fail(why: string): void {
     this.broken ??= new GatewayError('internal', `The download worker stopped (${why}); retry the download.`);
     this.onBroken?.(this.broken);
-  }
-
-  /** Hashes bytes already in the part file (a resume continues their hash). */
-  hashExisting(chunk: Uint8Array): void {
-    this.worker.postMessage({ type: 'hash', chunk });
   }
 
   /** Starts the hashes over: the part file was truncated to 0. */
@@ -112,11 +107,13 @@ export class WorkerTransfer {
     }, () => this.worker.postMessage({ type: 'stream', ...options }));
   }
 
-  /** The hex digests of every byte hashed since the last reset. */
-  digests(): Promise<{ sha256: string; other?: string }> {
-    return this.operation(undefined, (message, resolve) => {
-      if (message.type === 'digests') resolve({ sha256: message.sha256, ...(message.other ? { other: message.other } : {}) });
-    }, () => this.worker.postMessage({ type: 'digests' }));
+  /** The hex digests of the part file's first `bytes` bytes (open descriptor `fd`): all of it, at the end of a run. */
+  digests(fd: number, bytes: number): Promise<{ sha256: string; other?: string }> {
+    return this.operation(undefined, (message, resolve, reject) => {
+      if (message.type !== 'digests') return;
+      if (message.error) reject(new GatewayError('internal', `${message.error} Retry the download.`));
+      else resolve({ sha256: message.sha256, ...(message.other ? { other: message.other } : {}) });
+    }, () => this.worker.postMessage({ type: 'digests', fd, bytes }));
   }
 
   /**
