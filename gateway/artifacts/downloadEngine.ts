@@ -85,8 +85,14 @@ async function downloadWith(
         });
       });
       totalBytes = result.totalBytes;
-      await observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts });
-      return { sizeBytes: part.sizeBytes, sha256: verifiedSha256(await transfer.digests(part.fd, part.sizeBytes), request.checksum), attempts };
+      // The hasher finishes the last MiB while the verifying state is persisted; both are waited for.
+      const [digests, verifying] = await Promise.allSettled([
+        transfer.digests(part.fd, part.sizeBytes),
+        observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts }),
+      ]);
+      if (verifying.status === 'rejected') throw verifying.reason;
+      if (digests.status === 'rejected') throw digests.reason;
+      return { sizeBytes: part.sizeBytes, sha256: verifiedSha256(digests.value, request.checksum), attempts };
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       if (signal.aborted) throw signal.reason instanceof GatewayError ? signal.reason : new GatewayError('cancelled', 'The download was cancelled.');

@@ -47,8 +47,11 @@ const SYNC_EVERY_BYTES = 32 << 20;
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc');
 
-/** The hasher is told how far the file is written every this many bytes (a message, not a chunk: nothing is copied). */
-const HASH_NOTE_EVERY_BYTES = 4 << 20;
+/**
+ * The hasher is told how far the file is written every this many bytes (a message, not a chunk:
+ * nothing is copied); small, so that little is left to hash when the body ends.
+ */
+const HASH_NOTE_EVERY_BYTES = 1 << 20;
 
 /**
  * Started with this worker and living as long as it: reading back and hashing 200 MiB costs about
