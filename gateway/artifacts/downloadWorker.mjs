@@ -58,7 +58,7 @@ const HASH_NOTE_EVERY_BYTES = 1 << 20;
  * 150 ms of CPU, which would otherwise be spent between two reads of the socket. Its answers
  * (digests) go to the main thread as they are; if it fails, this worker fails with it.
  */
-const hasher = new Worker(new URL('./hashWorker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 } });
+const hasher = new Worker(new URL('./hashWorker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 } });
 hasher.on('message', (message) => post(message));
 hasher.on('error', (error) => {
   throw error;
