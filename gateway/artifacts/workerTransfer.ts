@@ -16,6 +16,38 @@ const WORKER_YOUNG_MB = 8;
 const warm: Array<{ worker: Worker; unpark(): void }> = [];
 const MAX_WARM = 1;
 
+function startWorker(): Worker {
+  return new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+}
+
+/** Keeps an idle worker warm (unref'd); one that dies while idle (it should not) leaves the pool. */
+function park(worker: Worker): void {
+  const onError = () => {};
+  const onExit = () => {
+    const at = warm.findIndex((entry) => entry.worker === worker);
+    if (at >= 0) warm.splice(at, 1);
+  };
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  worker.unref();
+  warm.push({
+    worker,
+    unpark: () => {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      worker.ref();
+    },
+  });
+}
+
+/**
+ * Starts a worker for a download about to be planned and authorized when none is warm, so that its
+ * start (60–150 ms on a loaded machine) runs while the plan is stored and the user decides.
+ */
+export function warmDownloadWorker(): void {
+  if (warm.length === 0) park(startWorker());
+}
+
 /** The head of one response: status and headers; its body stays in the worker until streamed or discarded. */
 export interface TransferHead {
   status: number;
@@ -58,7 +90,7 @@ export class WorkerTransfer {
   constructor(otherAlgorithm: ChecksumAlgorithm | undefined) {
     const parked = warm.pop();
     parked?.unpark();
-    this.worker = parked?.worker ?? new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    this.worker = parked?.worker ?? startWorker();
     this.worker.on('message', this.listeners.message);
     this.worker.on('error', this.listeners.error);
     this.worker.on('exit', this.listeners.exit);
@@ -129,23 +161,7 @@ export class WorkerTransfer {
       worker.off('message', this.listeners.message);
       worker.off('error', this.listeners.error);
       worker.off('exit', this.listeners.exit);
-      // One that dies while idle (it should not) leaves the pool.
-      const onError = () => {};
-      const onExit = () => {
-        const at = warm.findIndex((entry) => entry.worker === worker);
-        if (at >= 0) warm.splice(at, 1);
-      };
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.unref();
-      warm.push({
-        worker,
-        unpark: () => {
-          worker.off('error', onError);
-          worker.off('exit', onExit);
-          worker.ref();
-        },
-      });
+      park(worker);
       return;
     }
     await this.worker.terminate();
