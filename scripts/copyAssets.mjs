@@ -7,6 +7,7 @@ const assets = [
   // The pdf.js worker is plain JavaScript (Node 20 runs worker files without a TypeScript loader).
   ['gateway/extraction/pdfTextWorker.mjs', 'dist/gateway/extraction/pdfTextWorker.mjs'],
   ['gateway/artifacts/downloadWorker.mjs', 'dist/gateway/artifacts/downloadWorker.mjs'],
+  ['gateway/artifacts/hashWorker.mjs', 'dist/gateway/artifacts/hashWorker.mjs'],
 ];
 for (const [from, to] of assets) {
   if (existsSync(from)) cpSync(from, to, { recursive: true });

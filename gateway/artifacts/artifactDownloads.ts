@@ -8,6 +8,7 @@ import { artifactDownloadAction, type ClientApprover, type PermissionGate } from
 import { Destinations } from './destinations.js';
 import { runDownloadJob, type JobEnding, type JobRunnerDeps } from './downloadJobRunner.js';
 import { findOfferedCandidate, type OfferedCandidate, type OfferedCandidateDeps } from './offeredCandidate.js';
+import { warmDownloadWorker } from './workerTransfer.js';
 
 
 export interface ArtifactDownloadsDeps extends JobRunnerDeps, OfferedCandidateDeps {
@@ -70,6 +71,8 @@ export class ArtifactDownloads {
   async download(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
     const offered = await findOfferedCandidate(this.deps, ask.session, ask.mcpInvocationId, ask.candidateId);
     ask.onSource?.(offered.candidate.sourceId);
+    // The byte mover starts while the plan is stored and permission asked for (nothing is fetched before).
+    warmDownloadWorker();
     const plan = await this.plan(ask, offered);
     let ending: JobEnding;
     try {

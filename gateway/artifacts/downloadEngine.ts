@@ -45,10 +45,10 @@ export interface DownloadOutcome {
 
 /**
  * Streams a file into its part file with bounded memory: Range resume after a dropped connection
- * (and from a part file left by an earlier run, re-hashed first), backoff honouring Retry-After,
+ * (and from a part file left by an earlier run, re-hashed meanwhile), backoff honouring Retry-After,
  * redirects re-checked hop by hop, the size limit mid-stream, then the checksum. The caller commits
  * the part file (fsync + rename) or discards it; this never touches the final name. The bytes are
- * received and hashed in a worker thread (workerTransfer.ts); every decision is taken here.
+ * received and hashed in worker threads (workerTransfer.ts); every decision is taken here.
  */
 export async function runDownload(request: DownloadRequest, part: PartialFile, env: DownloadEnvironment, observer: DownloadObserver, signal: AbortSignal): Promise<DownloadOutcome> {
   const url = checkDownloadUrl(request.url, request.allowedDomains, 'candidate URL');
@@ -66,8 +66,6 @@ export async function runDownload(request: DownloadRequest, part: PartialFile, e
 async function downloadWith(
   transfer: WorkerTransfer, url: URL, request: DownloadRequest, part: PartialFile, env: DownloadEnvironment, observer: DownloadObserver, signal: AbortSignal,
 ): Promise<DownloadOutcome> {
-  // The worker hashes the bytes an earlier run left, so the resume continues their hash.
-  for await (const chunk of part.sizeBytes > 0 ? part.existing() : []) transfer.hashExisting(chunk);
   let totalBytes: number | null = null;
   let failures = 0;
   for (let attempts = 1; ; attempts++) {
@@ -87,8 +85,14 @@ async function downloadWith(
         });
       });
       totalBytes = result.totalBytes;
-      await observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts });
-      return { sizeBytes: part.sizeBytes, sha256: verifiedSha256(await transfer.digests(), request.checksum), attempts };
+      // The hasher finishes the last MiB while the verifying state is persisted; both are waited for.
+      const [digests, verifying] = await Promise.allSettled([
+        transfer.digests(part.fd, part.sizeBytes),
+        observer.transition('verifying', { bytesDone: part.sizeBytes, totalBytes, attempts }),
+      ]);
+      if (verifying.status === 'rejected') throw verifying.reason;
+      if (digests.status === 'rejected') throw digests.reason;
+      return { sizeBytes: part.sizeBytes, sha256: verifiedSha256(digests.value, request.checksum), attempts };
     } catch (thrown) {
       const error = GatewayError.from(thrown);
       if (signal.aborted) throw signal.reason instanceof GatewayError ? signal.reason : new GatewayError('cancelled', 'The download was cancelled.');

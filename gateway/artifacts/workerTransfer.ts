@@ -16,6 +16,38 @@ const WORKER_YOUNG_MB = 8;
 const warm: Array<{ worker: Worker; unpark(): void }> = [];
 const MAX_WARM = 1;
 
+function startWorker(): Worker {
+  return new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+}
+
+/** Keeps an idle worker warm (unref'd); one that dies while idle (it should not) leaves the pool. */
+function park(worker: Worker): void {
+  const onError = () => {};
+  const onExit = () => {
+    const at = warm.findIndex((entry) => entry.worker === worker);
+    if (at >= 0) warm.splice(at, 1);
+  };
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  worker.unref();
+  warm.push({
+    worker,
+    unpark: () => {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      worker.ref();
+    },
+  });
+}
+
+/**
+ * Starts a worker for a download about to be planned and authorized when none is warm, so that its
+ * start (60–150 ms on a loaded machine) runs while the plan is stored and the user decides.
+ */
+export function warmDownloadWorker(): void {
+  if (warm.length === 0) park(startWorker());
+}
+
 /** The head of one response: status and headers; its body stays in the worker until streamed or discarded. */
 export interface TransferHead {
   status: number;
@@ -35,13 +67,13 @@ type WorkerMessage =
   | { type: 'failed'; message: string }
   | { type: 'bytes'; received: number }
   | ({ type: 'ended' } & StreamEnd)
-  | { type: 'digests'; sha256: string; other?: string };
+  | { type: 'digests'; sha256: string; other?: string; error?: string };
 
 /**
  * The main thread's side of downloadWorker.mjs, one per download run: the worker sends GETs,
- * receives, appends to the part file through its descriptor and hashes (sha256 and the candidate's
- * algorithm, from the first byte of the part file); every decision (redirects, status, range, size
- * limit, checksum) stays here. One operation at a time.
+ * receives and appends to the part file through its descriptor, and its hasher hashes the part file
+ * (sha256 and the candidate's algorithm, from its first byte); every decision (redirects, status,
+ * range, size limit, checksum) stays here. One operation at a time.
  */
 export class WorkerTransfer {
   private readonly worker: Worker;
@@ -58,7 +90,7 @@ export class WorkerTransfer {
   constructor(otherAlgorithm: ChecksumAlgorithm | undefined) {
     const parked = warm.pop();
     parked?.unpark();
-    this.worker = parked?.worker ?? new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    this.worker = parked?.worker ?? startWorker();
     this.worker.on('message', this.listeners.message);
     this.worker.on('error', this.listeners.error);
     this.worker.on('exit', this.listeners.exit);
@@ -68,11 +100,6 @@ export class WorkerTransfer {
   private fail(why: string): void {
     this.broken ??= new GatewayError('internal', `The download worker stopped (${why}); retry the download.`);
     this.onBroken?.(this.broken);
-  }
-
-  /** Hashes bytes already in the part file (a resume continues their hash). */
-  hashExisting(chunk: Uint8Array): void {
-    this.worker.postMessage({ type: 'hash', chunk });
   }
 
   /** Starts the hashes over: the part file was truncated to 0. */
@@ -112,11 +139,13 @@ export class WorkerTransfer {
     }, () => this.worker.postMessage({ type: 'stream', ...options }));
   }
 
-  /** The hex digests of every byte hashed since the last reset. */
-  digests(): Promise<{ sha256: string; other?: string }> {
-    return this.operation(undefined, (message, resolve) => {
-      if (message.type === 'digests') resolve({ sha256: message.sha256, ...(message.other ? { other: message.other } : {}) });
-    }, () => this.worker.postMessage({ type: 'digests' }));
+  /** The hex digests of the part file's first `bytes` bytes (open descriptor `fd`): all of it, at the end of a run. */
+  digests(fd: number, bytes: number): Promise<{ sha256: string; other?: string }> {
+    return this.operation(undefined, (message, resolve, reject) => {
+      if (message.type !== 'digests') return;
+      if (message.error) reject(new GatewayError('internal', `${message.error} Retry the download.`));
+      else resolve({ sha256: message.sha256, ...(message.other ? { other: message.other } : {}) });
+    }, () => this.worker.postMessage({ type: 'digests', fd, bytes }));
   }
 
   /**
@@ -132,23 +161,7 @@ export class WorkerTransfer {
       worker.off('message', this.listeners.message);
       worker.off('error', this.listeners.error);
       worker.off('exit', this.listeners.exit);
-      // One that dies while idle (it should not) leaves the pool.
-      const onError = () => {};
-      const onExit = () => {
-        const at = warm.findIndex((entry) => entry.worker === worker);
-        if (at >= 0) warm.splice(at, 1);
-      };
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.unref();
-      warm.push({
-        worker,
-        unpark: () => {
-          worker.off('error', onError);
-          worker.off('exit', onExit);
-          worker.ref();
-        },
-      });
+      park(worker);
       return;
     }
     await this.worker.terminate();
