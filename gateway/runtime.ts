@@ -174,6 +174,8 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       ...(options.workspace ? { workspace: options.workspace } : {}),
       startupDiscovery: () => customServers.startupDiscovered(),
       sessionClient: (sourceId, requests) => customServers.sessionClient(sourceId, requests),
+      // Without replicas this process is the only writer of Sessions.
+      sessionsOwned: !options.replicas,
     },
     selection,
     customServers,

@@ -48,7 +48,7 @@ describe('the /mcp edge before express', () => {
 
   it('refuses a missing or wrong token with 401 and a JSON-RPC error, never reaching the router', async () => {
     const before = handled.length;
-    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
       const answer = await post('/mcp', headers);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="scigate"');
