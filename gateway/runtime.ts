@@ -135,7 +135,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   registry.onChange(() => events.publish('catalog.changed', null, {}));
   const permissionGate = createPermissionGate({ ...options, store: options.permissions, events, approvalTimeoutMs: options.approvalTimeoutMs });
   const { projects, settings, sessions, clock } = options;
-  const selection = createConnectorSelection({ sessions, projects, settings, registry, clock });
+  const selection = createConnectorSelection({ sessions, projects, settings, registry, clock, storeOwned: !options.replicas });
   const limiters = new SourceLimiters(options.clock, options.shared?.limiters);
   metrics.collectLimiters(() => limiters.states());
   const artifactDownloads = await createArtifactDownloads(options, { registry, limiters, permissionGate, events });
@@ -174,6 +174,8 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       ...(options.workspace ? { workspace: options.workspace } : {}),
       startupDiscovery: () => customServers.startupDiscovered(),
       sessionClient: (sourceId, requests) => customServers.sessionClient(sourceId, requests),
+      // Without replicas this process is the only writer of Sessions.
+      sessionsOwned: !options.replicas,
     },
     selection,
     customServers,

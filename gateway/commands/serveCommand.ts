@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
-  LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
+  LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpEdge, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
   type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, systemClock,
 } from '../index.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -88,15 +88,17 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   app.disable('x-powered-by');
   app.use(requestLog(log));
   const loopback = LOOPBACK_HOSTS.includes(config.host);
-  if (loopback || config.allowedHosts.length > 0) {
-    const hosts = [...LOOPBACK_HOSTS, ...config.allowedHosts];
+  const hosts = loopback || config.allowedHosts.length > 0 ? [...LOOPBACK_HOSTS, ...config.allowedHosts] : undefined;
+  if (hosts) {
     app.use('/mcp', requireAllowedHost(hosts, { jsonRpc: true }));
     app.use(requireAllowedHost(hosts));
   }
   app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
   app.get('/metrics', requireBearer(tokenFile.token), metricsRoute(metrics));
   app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log, shared));
-  const server = createServer(app);
+  // MCP requests skip express (the same guards run in the edge); every other path is express's.
+  const mcpEdge = createMcpHttpEdge({ mcp, token: tokenFile.token, log, ...(hosts ? { allowedHosts: hosts } : {}) });
+  const server = createServer((req, res) => void (mcpEdge(req, res) || app(req, res)));
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     await runtime.close();
     await storage.close();

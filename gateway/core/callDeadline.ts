@@ -18,8 +18,10 @@ export class CallDeadline {
   private heldSince = 0;
   private heldTotalMs = 0;
   private readonly startedAt: number;
-  /** Aborted (and replaced) at every hold/release transition, so sleeping timers re-evaluate. */
-  private transition = new AbortController();
+  /** Aborted (and dropped) at the next hold/release transition; made only when something waits for one. */
+  private transition: AbortController | undefined;
+  /** The sleeps of this deadline's running timers: a transition wakes each, so it re-evaluates. */
+  private readonly sleeps = new Set<AbortController>();
 
   constructor(private readonly clock: Clock) {
     this.startedAt = clock.now();
@@ -61,34 +63,52 @@ export class CallDeadline {
   async whenReleased(signal?: AbortSignal): Promise<void> {
     while (this.held) {
       if (signal?.aborted) throw signal.reason;
+      this.transition ??= new AbortController();
       await abortOf(signal ? AbortSignal.any([signal, this.transition.signal]) : this.transition.signal);
     }
   }
 
-  /** A timer that expires after `timeoutMs` of charged (unheld) time from now, aborting with `expired()`. */
+  /**
+   * A timer that expires after `timeoutMs` of charged (unheld) time from now, aborting with `expired()`.
+   * Each sleep has one controller that a transition or `dispose` aborts (no `AbortSignal.any` per
+   * call: every tool call arms one of these).
+   */
   timer(timeoutMs: number, expired: () => GatewayError): DeadlineTimer {
     const controller = new AbortController();
-    const stop = new AbortController();
     const endsAt = this.chargedMs() + timeoutMs;
+    let disposed = false;
+    let wake: AbortController | undefined;
     void (async () => {
-      while (!stop.signal.aborted) {
-        const wake = AbortSignal.any([stop.signal, this.transition.signal]);
-        if (this.held) {
-          await abortOf(wake);
-          continue;
+      while (!disposed) {
+        wake = new AbortController();
+        this.sleeps.add(wake);
+        try {
+          if (this.held) {
+            await abortOf(wake.signal);
+            continue;
+          }
+          const leftMs = endsAt - this.chargedMs();
+          if (leftMs <= 0) return controller.abort(expired());
+          await this.clock.sleep(leftMs, wake.signal).catch(() => {});
+        } finally {
+          this.sleeps.delete(wake);
         }
-        const leftMs = endsAt - this.chargedMs();
-        if (leftMs <= 0) return controller.abort(expired());
-        await this.clock.sleep(leftMs, wake).catch(() => {});
       }
     })();
-    return { signal: controller.signal, dispose: () => stop.abort(TIMER_DISPOSED) };
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        disposed = true;
+        wake?.abort(TIMER_DISPOSED);
+      },
+    };
   }
 
   private flip(): void {
     const previous = this.transition;
-    this.transition = new AbortController();
-    previous.abort();
+    this.transition = undefined;
+    previous?.abort();
+    for (const sleep of [...this.sleeps]) sleep.abort();
   }
 }
 

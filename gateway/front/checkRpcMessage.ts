@@ -1,5 +1,5 @@
 import {
-  CallToolRequestSchema, ErrorCode as RpcCode, InitializeRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, PingRequestSchema,
+  CallToolRequestSchema, ErrorCode as RpcCode, InitializeRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema, ListToolsRequestSchema, PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { describeZodError } from '../../catalog/index.js';
@@ -11,13 +11,23 @@ export interface RpcRejection {
   id: string | number | null;
 }
 
-/** The params of the requests the gateway serves, checked here so a bad one is -32602 in words. */
-const PARAMS_SCHEMAS: Record<string, { safeParse(input: unknown): { success: boolean; error?: unknown } }> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-};
+/** The requests the gateway serves, whose params are checked here so a bad one is -32602 in words. */
+const KNOWN_REQUESTS = { initialize: InitializeRequestSchema, ping: PingRequestSchema, 'tools/list': ListToolsRequestSchema, 'tools/call': CallToolRequestSchema };
+
+interface Checker {
+  safeParse(input: unknown): { success: boolean; error?: unknown };
+}
+
+/** Each known request's params schema, by method (a Map: a method named `constructor` finds nothing). */
+const PARAMS_SCHEMAS = new Map<string, Checker>(Object.entries(KNOWN_REQUESTS));
+
+/**
+ * Each known request as one schema, envelope and params together: a valid message (nearly every
+ * one) passes in a single parse instead of two. Passing it implies passing both parses below.
+ */
+const WHOLE_REQUESTS = new Map<string, Checker>(
+  Object.entries(KNOWN_REQUESTS).map(([method, schema]) => [method, JSONRPCRequestSchema.extend({ method: schema.shape.method, params: schema.shape.params })]),
+);
 
 /**
  * Checks one message from a client: it must be JSON-RPC 2.0 (-32600 otherwise) and the params of a
@@ -25,11 +35,12 @@ const PARAMS_SCHEMAS: Record<string, { safeParse(input: unknown): { success: boo
  * SDK answers a bad `tools/call` with -32603 and a raw schema dump. Used by /mcp and by stdio.
  */
 export function checkRpcMessage(message: unknown): RpcRejection | undefined {
+  const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
+  if (typeof method === 'string' && WHOLE_REQUESTS.get(method)?.safeParse(message).success) return undefined;
   const id = idOf(message);
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) return reject(RpcCode.InvalidRequest, `Invalid request: ${describe(parsed.error)}`, id);
-  const method = (message as { method?: unknown }).method;
-  const schema = typeof method === 'string' && id !== null ? PARAMS_SCHEMAS[method] : undefined;
+  const schema = typeof method === 'string' && id !== null ? PARAMS_SCHEMAS.get(method) : undefined;
   const checked = schema?.safeParse(message);
   if (!checked || checked.success) return undefined;
   return reject(RpcCode.InvalidParams, `Invalid ${String(method)} params: ${describe(checked.error)}`, id);

@@ -14,6 +14,7 @@ import { workspaceResources } from './workspaceResources.js';
 import { UpstreamFeatures } from './upstreamFeatures.js';
 import { featureHandlers, featuresOf } from './featureHandlers.js';
 import { namespacedNaming, upstreamNaming } from './featureNames.js';
+import { sessionRecordCache } from './sessionRecordCache.js';
 
 export interface DownstreamDeps {
   registry: SourceRegistry;
@@ -35,6 +36,8 @@ export interface DownstreamDeps {
   startupDiscovery?: () => Promise<void>;
   /** Opens a Session's own connection to a custom server, for sampling, elicitation and roots (sessionUpstreams.ts). */
   sessionClient?: SessionClientFactory;
+  /** This process is the only writer of Sessions (the embedded store): a live session keeps its record (sessionRecordCache.ts). */
+  sessionsOwned?: boolean;
 }
 
 /**
@@ -81,12 +84,13 @@ export interface FeatureView {
 
 /** The governed tools/list and tools/call of one Session, bound to its server. */
 export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view: FeatureView = {}): SessionHandlersFactory {
-  const session = async (): Promise<SessionRecord> => {
-    const record = await deps.sessions.get(sessionId);
-    if (!record) throw new GatewayError('not_found', 'This MCP session is not known; reconnect to start a new one.');
-    return record;
-  };
   return (server) => {
+    const records = sessionRecordCache(deps, sessionId);
+    const session = async (): Promise<SessionRecord> => {
+      const record = await records.read();
+      if (!record) throw new GatewayError('not_found', 'This MCP session is not known; reconnect to start a new one.');
+      return record;
+    };
     const upstreams = sessionUpstreams(deps, sessionId, server);
     const features = upstreamFeatures({ deps, sessionId, server, session, upstreams, view });
     const listChanged = coalescedListChanged(deps.registry, server);
@@ -111,6 +115,7 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view
         void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
         unsubscribeFiles?.();
+        records.close();
       },
       ...featureHandlers(features, files),
     };

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { json, type RequestHandler, type Response } from 'express';
 import { GatewayError } from '../core/index.js';
 import { httpStatusOf, sendHttpError } from './httpErrors.js';
@@ -19,20 +20,31 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * shape, or with `jsonRpc` (the /mcp edge) a JSON-RPC error, so /mcp never answers another shape.
  */
 export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}): RequestHandler {
+  const refusal = bearerCheck(token);
+  return (req, res, next) => {
+    const error = refusal(req.headers.authorization);
+    if (!error) return next();
+    res.set('WWW-Authenticate', BEARER_CHALLENGE);
+    refuse(res, error, options);
+  };
+}
+
+/** The `WWW-Authenticate` header of a 401. */
+export const BEARER_CHALLENGE = 'Bearer realm="scigate"';
+
+/** Decides an `Authorization` header against the token: undefined when it may pass, else why not (401). */
+export function bearerCheck(token: string): (authorization: string | undefined) => GatewayError | undefined {
   // The token's digest once, not per request (every tool call passes here).
   const expected = digest(token);
-  return (req, res, next) => {
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (match && timingSafeEqual(digest(match[1]!.trim()), expected)) return next();
-    res.set('WWW-Authenticate', 'Bearer realm="scigate"');
-    const error = new GatewayError(
+  return (authorization) => {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+    if (match && timingSafeEqual(digest(match[1]!.trim()), expected)) return undefined;
+    return new GatewayError(
       'unauthorized',
       match
         ? 'The bearer token is wrong. Run `scigate token` to print the current one.'
         : 'Missing Authorization: Bearer <token> header. Run `scigate token` to print the token.',
     );
-    refuse(res, error, options);
   };
 }
 
@@ -41,20 +53,35 @@ export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}
  * 403 with a JSON error that names the setting to change (a JSON-RPC error with `jsonRpc`).
  */
 export function requireAllowedHost(allowedHosts: readonly string[], options: { jsonRpc?: boolean } = {}): RequestHandler {
-  const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  const refusal = hostCheck(allowedHosts);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host);
-    const origin = req.headers.origin;
-    const originHost = origin === undefined ? undefined : hostnameOf(safeOriginHost(origin));
-    if (host && allowed.has(host) && (origin === undefined || (originHost && allowed.has(originHost)))) return next();
-    const shown = (origin ?? req.headers.host ?? '').slice(0, 100);
-    refuse(res, new GatewayError('forbidden', `Host "${shown}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`), options);
+    const error = refusal(req.headers);
+    if (!error) return next();
+    refuse(res, error, options);
   };
 }
 
-/** A guard's refusal in the admin shape, or as a JSON-RPC error (gateway code in `data`) at the /mcp edge. */
+/** Decides a request's Host and Origin headers: undefined when both name allowed hosts, else why not (403). */
+export function hostCheck(allowedHosts: readonly string[]): (headers: IncomingHttpHeaders) => GatewayError | undefined {
+  const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
+  return (headers) => {
+    const host = hostnameOf(headers.host);
+    const origin = headers.origin;
+    const originHost = origin === undefined ? undefined : hostnameOf(safeOriginHost(origin));
+    if (host && allowed.has(host) && (origin === undefined || (originHost && allowed.has(originHost)))) return undefined;
+    const shown = (origin ?? headers.host ?? '').slice(0, 100);
+    return new GatewayError('forbidden', `Host "${shown}" is not allowed. Add it with --allowed-hosts (SCIGATE_ALLOWED_HOSTS).`);
+  };
+}
+
+/** A guard's refusal in the admin shape, or as a JSON-RPC error at the /mcp edge. */
 function refuse(res: Response, error: GatewayError, options: { jsonRpc?: boolean }): void {
   if (!options.jsonRpc) return sendHttpError(res, error);
+  refuseRpc(res, error);
+}
+
+/** A guard's refusal at the /mcp edge: a JSON-RPC error with the gateway's code in `data`. */
+export function refuseRpc(res: ServerResponse, error: GatewayError): void {
   sendRpcError(res, { status: httpStatusOf(error.code), code: -32001, message: error.message, data: { code: error.code }, id: null });
 }
 
@@ -62,18 +89,25 @@ function refuse(res: Response, error: GatewayError, options: { jsonRpc?: boolean
  * Parses a JSON request body of at most `maxBytes`. A request that carries a body must say
  * `content-type: application/json` (or `+json`): otherwise it fails as `unsupported_media_type`
  * (415) instead of being silently ignored. Reading errors go to `next` for the edge to map.
+ * Plain Node request and response suffice (the /mcp edge runs it without express).
  */
-export function jsonBody(options: { maxBytes: number }): RequestHandler {
+export function jsonBody(options: { maxBytes: number }): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   if (!Number.isInteger(options.maxBytes) || options.maxBytes < 1) throw new Error('jsonBody: maxBytes must be a positive integer');
-  const parse = json({ limit: options.maxBytes, type: ['application/json', 'application/*+json'] });
+  const parse = json({ limit: options.maxBytes, type: isJsonMediaType });
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return next();
-    if (!req.is(['application/json', 'application/*+json'])) {
+    if (!isJsonMediaType(req)) {
       return next(new GatewayError('unsupported_media_type', 'Send the request body as JSON with content-type: application/json.'));
     }
     parse(req, res, next);
   };
+}
+
+/** `application/json` or `application/<anything>+json`, parameters (charset) aside. */
+function isJsonMediaType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type']?.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type !== undefined && /^application\/[!#$%&'*+.^`|~\w-]+\+json$/.test(type));
 }
 
 function hostnameOf(hostHeader: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 export { createMcpHttpRouter } from './mcpHttpRouter.js';
+export { createMcpHttpEdge } from './mcpHttpEdge.js';
 export { createDownstreamServer, downstreamHandlers, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, jsonBody, secretsEqual, LOOPBACK_HOSTS } from './httpGuards.js';
 export { httpStatusOf, httpErrorBody, sendHttpError, fromHttpError } from './httpErrors.js';

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
@@ -8,7 +10,7 @@ import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
 import { jsonBody } from './httpGuards.js';
 import { NodeStreamableTransport } from './nodeStreamableTransport.js';
-import { checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
+import { answerRpcFailure, checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
   clock: Clock;
@@ -17,7 +19,14 @@ export interface McpHttpDeps extends DownstreamDeps {
 }
 
 export interface McpHttpRouter {
+  /** The same endpoints for express (any path the Node entry leaves to express). */
   router: Router;
+  /**
+   * Serves `/mcp` and `/mcp/sources/<sourceId>` from a plain Node request, after the edge's guards:
+   * the same body reading, routing and errors as `router`, without express on the tool-call path.
+   * False when the path is not one of these (then express answers it).
+   */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Live MCP sessions. */
   sessionCount(): number;
   /** Closes every live session (the gateway is stopping). */
@@ -39,11 +48,12 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const stopped = new AbortController();
   void sweepIdle(live, deps.clock, stopped.signal);
   const router = Router();
-  router.use(jsonBody({ maxBytes: MAX_BODY_BYTES }));
+  const readBody = jsonBody({ maxBytes: MAX_BODY_BYTES });
+  router.use(readBody);
 
   // Which endpoint opened each live session: a session id is only valid where it was opened.
   const endpoints = new Map<string, string>();
-  const serve = (endpoint: string, newServer: ServerFactory) => async (req: Request, res: Response) => {
+  const serve = (endpoint: string, newServer: ServerFactory) => async (req: McpRequest, res: ServerResponse) => {
     const rejection = req.method === 'POST' ? checkRpcBody(req.body) : undefined;
     if (rejection) return sendRpcError(res, rejection);
     const sessionId = req.headers['mcp-session-id'];
@@ -56,7 +66,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       return rpcError(res, 400, -32000, 'No Mcp-Session-Id header; send an initialize request first.');
     }
-    const project = typeof req.query.project === 'string' ? req.query.project : 'default';
+    const project = projectOf(req.url);
     if (!PROJECT_ID.test(project)) {
       return rpcError(res, 400, -32602, 'The ?project= value must be 1–64 letters, digits, _ or -.');
     }
@@ -67,20 +77,35 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     const transport = await openSession({ deps, live, project, newServer, endpoints, endpoint });
     await transport.handleNodeRequest(req, res, req.body);
   };
-  router.all('/', serve('/', async (id, onInitialized) => createDownstreamServer(deps, id, { onInitialized, features: await sessionFeatures(deps) })));
-  router.all('/sources/:sourceId', (req: Request, res: Response) => {
-    const sourceId = String(req.params.sourceId);
+  const serveRoot = serve('/', async (id, onInitialized) => createDownstreamServer(deps, id, { onInitialized, features: await sessionFeatures(deps) }));
+  const serveSource = (sourceId: string, req: McpRequest, res: ServerResponse) => {
     if (!deps.registry.get(sourceId)) {
       return rpcError(res, 404, -32001, `No source ${sourceId.slice(0, 80)}; GET /api/catalog/sources lists the Source IDs.`);
     }
     return serve(`/sources/${sourceId}`, async (id, onInitialized) =>
       createSourceServer(deps, { sessionId: id, sourceId, onInitialized, features: await sourceFeatures(deps, sourceId) }),
     )(req, res);
-  });
+  };
+  router.all('/', serveRoot);
+  router.all('/sources/:sourceId', (req: Request, res: Response) => serveSource(String(req.params.sourceId), req, res));
   router.use(rpcErrorMiddleware(deps.log));
+
+  const handle = (req: McpRequest, res: ServerResponse): boolean => {
+    const route = ROUTE.exec(req.url ?? '');
+    if (!route) return false;
+    const failed = (thrown: unknown) => answerRpcFailure(thrown, res, deps.log);
+    readBody(req, res, (error) => {
+      if (error !== undefined) return failed(error);
+      // Decoded after the body is read, as express does: a body error is the one reported.
+      const answered = route[1] === undefined ? serveRoot(req, res) : new Promise<void>((resolve) => resolve(serveSource(decodeURIComponent(route[1]!), req, res)));
+      answered.catch(failed);
+    });
+    return true;
+  };
 
   return {
     router,
+    handle,
     sessionCount: () => live.size,
     closeAll: async () => {
       stopped.abort();
@@ -95,6 +120,24 @@ async function sweepIdle(live: LiveSessions, clock: Clock, stopped: AbortSignal)
     await clock.sleep(live.sweepEveryMs, stopped).catch(() => {});
     await Promise.all(live.expired().map((t) => t.close().catch(() => {})));
   }
+}
+
+/** A request once its body is read (`body` stays undefined when it has none). */
+type McpRequest = IncomingMessage & { body?: unknown };
+
+/** The paths the Node entry serves: `/mcp` and `/mcp/sources/<sourceId>`, with or without a final slash and a query. */
+const ROUTE = /^\/mcp(?:\/sources\/([^/?]+))?\/?(?:\?.*)?$/;
+
+/** Whether the Node entry (`McpHttpRouter.handle`) serves this request URL. */
+export function isMcpNodePath(url: string | undefined): boolean {
+  return ROUTE.test(url ?? '');
+}
+
+/** The `?project=` of a request URL (one value; else `default`), parsed as express's simple query parser does. */
+function projectOf(url: string | undefined): string {
+  const query = url?.indexOf('?') ?? -1;
+  const project = query < 0 ? undefined : parseQuery(url!.slice(query + 1)).project;
+  return typeof project === 'string' ? project : 'default';
 }
 
 /** Builds the MCP server of a new Session at one endpoint (its capabilities may need its sources connected first). */
@@ -129,6 +172,6 @@ async function openSession({ deps, live, project, newServer, endpoints, endpoint
   return transport;
 }
 
-function rpcError(res: Response, status: number, code: number, message: string): void {
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   sendRpcError(res, { status, code, message, id: null });
 }

@@ -1,13 +1,13 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/index.js';
 
 /**
  * One log line per HTTP request: method, path (no query: it may carry ids only, but never
  * secrets either way), status, duration and the MCP session id. Headers are never logged.
  * Answered requests log at `debug` (every tool call is one, so `info` stays quiet under load);
- * refused and failed ones (status ≥ 400) at `info`.
+ * refused and failed ones (status ≥ 400) at `info`. Plain Node request and response suffice.
  */
-export function requestLog(log: Logger): RequestHandler {
+export function requestLog(log: Logger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const startedAt = performance.now();
     res.on('finish', () => {
@@ -17,7 +17,8 @@ export function requestLog(log: Logger): RequestHandler {
         log,
         {
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          // express rewrites `url` inside mounted routers; `originalUrl` keeps what the client asked.
+          path: ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0],
           status: res.statusCode,
           durationMs: Math.round(performance.now() - startedAt),
           ...(typeof sessionId === 'string' ? { sessionId } : {}),

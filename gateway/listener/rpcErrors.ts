@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler } from 'express';
 import { ErrorCode as RpcCode } from '@modelcontextprotocol/sdk/types.js';
 import { checkRpcMessage, type RpcRejection as MessageRejection } from '../front/index.js';
 import type { Logger } from '../core/index.js';
@@ -24,10 +25,12 @@ export function checkRpcBody(body: unknown): RpcRejection | undefined {
   return undefined;
 }
 
-/** Answers a JSON-RPC error (the only shape /mcp ever answers with when it refuses). */
-export function sendRpcError(res: Response, rejection: RpcRejection): void {
+/** Answers a JSON-RPC error (the only shape /mcp ever answers with when it refuses); plain Node response. */
+export function sendRpcError(res: ServerResponse, rejection: RpcRejection): void {
   const { status, code, message, data, id } = rejection;
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id });
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /**
@@ -35,15 +38,19 @@ export function sendRpcError(res: Response, rejection: RpcRejection): void {
  * JSON -32700, other refusals -32600 with their HTTP status, failures -32603 — never HTML or a stack.
  */
 export function rpcErrorMiddleware(log: Logger): ErrorRequestHandler {
-  return (thrown, _req, res, _next) => {
-    const error = fromHttpError(thrown);
-    if (error.code === 'internal') log.error({ err: thrown }, 'mcp request failed');
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    const parseFailed = (thrown as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
-    const code = parseFailed ? RpcCode.ParseError : error.code === 'internal' ? RpcCode.InternalError : RpcCode.InvalidRequest;
-    sendRpcError(res, { status: httpStatusOf(error.code), code, message: parseFailed ? `Parse error: ${error.message}` : error.message, id: null });
-  };
+  // Four parameters: express knows an error handler by its arity.
+  return (thrown, _req, res, _next) => answerRpcFailure(thrown, res, log);
+}
+
+/** Answers what a /mcp request threw (see rpcErrorMiddleware). */
+export function answerRpcFailure(thrown: unknown, res: ServerResponse, log: Logger): void {
+  const error = fromHttpError(thrown);
+  if (error.code === 'internal') log.error({ err: thrown }, 'mcp request failed');
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const parseFailed = (thrown as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
+  const code = parseFailed ? RpcCode.ParseError : error.code === 'internal' ? RpcCode.InternalError : RpcCode.InvalidRequest;
+  sendRpcError(res, { status: httpStatusOf(error.code), code, message: parseFailed ? `Parse error: ${error.message}` : error.message, id: null });
 }

@@ -32,6 +32,11 @@ export interface PermissionGateDeps {
 /** One dangerous action that needs an authorization before it may run. */
 export interface AuthorizeInput {
   sessionId: string;
+  /**
+   * The Session as the call read it when it arrived (the broker's calls carry one), so a call that
+   * is decided at once reads no Session here; an action about to wait for a human reads it again.
+   */
+  session?: SessionRecord;
   invocationId: string;
   toolName: string;
   action: DangerousAction;
@@ -80,13 +85,15 @@ export class PermissionGate {
   /** Resolves with an allowing or denying authorization; rejects with `permission_expired` or `cancelled`. */
   async authorize(input: AuthorizeInput): Promise<PermissionAuthorizationRecord> {
     const releasesBefore = this.releases;
-    const session = await requireSession(this.deps.sessions, input.sessionId);
+    const session = input.session ?? (await requireSession(this.deps.sessions, input.sessionId));
     const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
     if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' });
     if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' });
     const grant = await this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
     if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id });
     if (input.signal.aborted) throw cancelledBy(input.signal);
+    // The call's own copy of the Session may predate a mode switch that would release it: read it now.
+    if (input.session) return this.authorize({ ...input, session: undefined });
     // Each retry needs another release meanwhile, so this ends as soon as releases stop.
     if (this.releases !== releasesBefore) return this.authorize(input);
     if (!input.askClient && this.deps.adminApproval === false) throw nobodyToAsk(input);

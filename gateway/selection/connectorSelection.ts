@@ -11,6 +11,11 @@ export interface ConnectorSelectionDeps {
   settings: SettingsStore;
   registry: SourceRegistry;
   clock: Clock;
+  /**
+   * This process is the only writer of Projects and settings (the embedded store): their
+   * selections are kept in memory between changes instead of read per call (default false).
+   */
+  storeOwned?: boolean;
 }
 
 /** Connector selections of the global settings, Projects and Sessions, and who must hear of changes. */
@@ -39,6 +44,9 @@ export function isSourceSelected(selected: readonly string[] | null, sourceId: s
   return selected === null || selected.includes(sourceId);
 }
 
+/** Most Projects whose inherited selection is kept in memory at once. */
+const MAX_KEPT_PROJECTS = 1000;
+
 /** Creates the selection service over the stores; every accepted selection names registered sources only. */
 export function createConnectorSelection(deps: ConnectorSelectionDeps): ConnectorSelection {
   return new StoredConnectorSelection(deps);
@@ -46,12 +54,30 @@ export function createConnectorSelection(deps: ConnectorSelectionDeps): Connecto
 
 class StoredConnectorSelection implements ConnectorSelection {
   private readonly listeners = new Set<() => void>();
+  /** Project and global selections by Project id, kept between changes when the store is ours alone. */
+  private readonly kept = new Map<string, { project: string[] | null | undefined; global: string[] | null }>();
+  /** Bumped by every change, so a read that started before one is not kept. */
+  private version = 0;
 
   constructor(private readonly deps: ConnectorSelectionDeps) {}
 
   async effective(session: SessionRecord): Promise<string[] | null> {
-    const [project, global] = await Promise.all([this.deps.projects.get(session.projectId), this.deps.settings.connectors()]);
-    return decideEffectiveConnectors(session.connectors, project?.connectors, global);
+    // A Session's own selection decides alone: nothing else needs reading.
+    if (session.connectors !== null) return session.connectors;
+    const inherited = this.kept.get(session.projectId) ?? (await this.readInherited(session.projectId));
+    return decideEffectiveConnectors(session.connectors, inherited.project, inherited.global);
+  }
+
+  private async readInherited(projectId: string): Promise<{ project: string[] | null | undefined; global: string[] | null }> {
+    const readAt = this.version;
+    const [project, global] = await Promise.all([this.deps.projects.get(projectId), this.deps.settings.connectors()]);
+    const inherited = { project: project?.connectors, global };
+    if (this.deps.storeOwned && readAt === this.version) {
+      // Bounded: sessions may name any number of Project ids.
+      if (this.kept.size >= MAX_KEPT_PROJECTS) this.kept.clear();
+      this.kept.set(projectId, inherited);
+    }
+    return inherited;
   }
 
   onChange(listener: () => void): () => void {
@@ -114,6 +140,8 @@ class StoredConnectorSelection implements ConnectorSelection {
   }
 
   private changed(): void {
+    this.version += 1;
+    this.kept.clear();
     for (const listener of this.listeners) listener();
   }
 

@@ -23,6 +23,7 @@ export function withPermission(deps: PermissionDeps): Stage {
     if (!dangerous) return next(call);
     const authorization = await deps.permissionGate.authorize({
       sessionId: call.session.id,
+      session: call.session,
       invocationId: call.invocationId,
       origin: call.origin,
       toolName: call.toolName,

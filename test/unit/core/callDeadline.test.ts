@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CallDeadline, GatewayError } from '../../../gateway/core/index.js';
 import { FakeClock } from '../../fixtures/brokerDoubles.js';
 
@@ -85,5 +85,20 @@ describe('CallDeadline', () => {
     clock.advance(5_000);
     await settle();
     expect(timer.signal.aborted).toBe(false);
+  });
+
+  it('arming and disposing a timer with no hold builds no AbortSignal.any (every tool call arms one)', async () => {
+    const clock = new FakeClock();
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const timer = new CallDeadline(clock).timer(1_000, timeout);
+      await settle();
+      timer.dispose();
+      await settle();
+      expect(any).not.toHaveBeenCalled();
+      expect(timer.signal.aborted).toBe(false);
+    } finally {
+      any.mockRestore();
+    }
   });
 });

@@ -166,6 +166,24 @@ describe('PermissionGate', () => {
     expect(h.store.grants).toHaveLength(0);
   });
 
+  it('a call that carries its Session is decided by it without reading the Session again', async () => {
+    const h = await createGateHarness();
+    const session = await h.sessions.setApprovalMode('ses_perm', 'always_allow');
+    const reads = vi.spyOn(h.sessions, 'get');
+    const auth = await ask(h, { session }).promise;
+    expect(auth).toMatchObject({ basis: 'always_allow', allowed: true, epoch: 1 });
+    expect(reads).not.toHaveBeenCalled();
+  });
+
+  it('a carried Session from before a switch to always_allow is read again before waiting, so the action is allowed', async () => {
+    const h = await createGateHarness();
+    const stale = (await h.sessions.get('ses_perm'))!;
+    await h.gate.setApprovalMode('ses_perm', 'always_allow');
+    const auth = await ask(h, { session: stale }).promise;
+    expect(auth).toMatchObject({ basis: 'always_allow', allowed: true, epoch: 1 });
+    expect(h.store.requests).toHaveLength(0);
+  });
+
   it('switching to always_allow rotates the epoch and wakes every pending action; stale decisions get 409', async () => {
     const h = await createGateHarness();
     const calls = [ask(h), ask(h, { action: DELETE })];
