@@ -326,6 +326,8 @@ export class CustomServers {
     const current = () => state.revision === revision && this.states.get(state.config.id) === state && state.config.enabled;
     for (let attempt = 1; attempt < CUSTOM_SERVER_MAX_FAILURES; attempt++) {
       if (!current() || state.stoppedReason !== undefined) return;
+      // Refused for want of a login or a scope: asking again changes nothing; the next login rediscovers.
+      if (this.oauth.authOf(state.config.id)?.refusal()) return;
       const entry = await this.deps.registry.discover(state.config.id);
       if (entry.discovery.state !== 'error') return this.acceptFirstDiscovery(state, revision);
     }

@@ -100,13 +100,22 @@ function consentLimit(gateway: Gateway, serverId: string): (reason: string) => P
   };
 }
 
-/** Waits for the tools the login made discoverable (generously: the scenarios share two cores). */
-async function discoveredTool(gateway: Gateway, events: EventStream, serverId: string): Promise<string> {
+/**
+ * Waits for the tools the login made discoverable (generously: the scenarios share two cores). A
+ * discovery refused for a scope asks for consent as the admin page does ("log in again"); once the
+ * gateway shows the scope refused even after that consent, there is nothing left to wait for.
+ */
+async function discoveredTool(gateway: Gateway, events: EventStream, serverId: string, consent: (reason: string) => Promise<void>): Promise<string> {
   const until = Date.now() + 90_000;
   let retried = Date.now();
   while (Date.now() < until) {
     const { server } = await admin(gateway, 'GET', `/api/mcp/servers/${serverId}`);
     if (server.tools.length > 0) return server.tools[0].name as string;
+    if (server.authState === 'refused') throw new Error(`the gateway shows the scope refused: ${server.authMessage}`);
+    if (server.authState === 'required' && server.requiredScope) {
+      await consent(server.authMessage);
+      continue;
+    }
     // A discovery that failed before the login settled is started again (every 5 s), as saving the server does.
     if (server.discovery?.state === 'error' && Date.now() - retried >= 5_000) {
       retried = Date.now();
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
     await settled(gateway, events, server.id);
     const consent = consentLimit(gateway, server.id);
     await consent('the first login');
-    const tool = await discoveredTool(gateway, events, server.id);
+    const tool = await discoveredTool(gateway, events, server.id, consent);
     const agent = new Client({ name: agentName, version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
     const { sessions } = await admin(gateway, 'GET', '/api/sessions');

@@ -182,6 +182,41 @@ describe('OAuth for a custom http server, against a real authorization server', 
     }
   });
 
+  it('a scope the provider never grants: one step-up login, then "refused" with the reason, and no discovery retry in between', async () => {
+    upstream.requiredScopes = ['mcp:admin'];
+    upstream.provider.withheld.add('mcp:admin');
+    const refusedWith = (token: string) => upstream.requests.filter((r) => r.authorization === `Bearer ${token}` && r.status === 403).length;
+    try {
+      const id = (await createOAuthServer('Scope withheld')).id;
+      expect((await logIn(api, id)).callback.status).toBe(200);
+      const firstToken = upstream.provider.issued.accessTokens.at(-1)!;
+      const consent = await vi.waitFor(async () => {
+        const v = await serverView(id);
+        if (v.requiredScope === null) throw new Error('the discovery after the login has not met the 403 yet');
+        return v;
+      }, { timeout: 20_000, interval: 50 });
+      expect(consent).toMatchObject({ authState: 'required', requiredScope: 'mcp:admin', authMessage: expect.stringContaining('needs consent to the scope "mcp:admin"') });
+      // The step-up: the admin logs in again, and the login asks for the scope the server named.
+      const stepUp = await logIn(api, id);
+      expect(stepUp.authorizationUrl.searchParams.get('scope')).toBe('mcp:admin');
+      expect(stepUp.callback.status).toBe(200);
+      const secondToken = upstream.provider.issued.accessTokens.at(-1)!;
+      const refused = await vi.waitFor(async () => {
+        const v = await serverView(id);
+        if (v.authState !== 'refused') throw new Error(`still ${v.authState}`);
+        return v;
+      }, { timeout: 20_000, interval: 50 });
+      expect(refused).toMatchObject({ requiredScope: 'mcp:admin', connection: { state: 'error' }, tools: [] });
+      expect(refused.authMessage).toMatch(/still refuses the scope "mcp:admin" after a login that consented to it.*check the account's permissions.*oauth\/start/);
+      expect(refused.connection.message).toMatch(/after a login that consented to it/);
+      // Each login's discovery met the 403 once: nothing retried it in the background, since only a login can change it.
+      expect([refusedWith(firstToken), refusedWith(secondToken)]).toEqual([1, 1]);
+    } finally {
+      upstream.requiredScopes = [];
+      upstream.provider.withheld.clear();
+    }
+  });
+
   it('never sends the token to another origin: a redirect is not followed with it', async () => {
     const seen: Array<string | undefined> = [];
     const elsewhere = createServer((req, res) => {

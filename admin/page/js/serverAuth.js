@@ -1,7 +1,9 @@
 import { badge, h, when } from './dom.js';
 
-const AUTH_TONE = { not_required: 'idle', authorized: 'ok', authorizing: 'warn', required: 'warn', expired: 'bad' };
-const AUTH_WORDS = { not_required: 'no login needed', authorized: 'authorized', authorizing: 'login in progress', required: 'login required', expired: 'login expired' };
+const AUTH_TONE = { not_required: 'idle', authorized: 'ok', authorizing: 'warn', required: 'warn', expired: 'bad', refused: 'bad' };
+const AUTH_WORDS = {
+  not_required: 'no login needed', authorized: 'authorized', authorizing: 'login in progress', required: 'login required', expired: 'login expired', refused: 'scope refused',
+};
 
 /** The server's OAuth state as a badge (words, not colour alone). */
 export function authBadge(server) {
@@ -21,7 +23,7 @@ export function authSection(server, act, oauth) {
     h('h4', {}, 'Authorization'),
     h('p', {}, authBadge(server)),
     server.authMessage ? h('p', { class: 'muted' }, server.authMessage) : null,
-    server.requiredScope ? h('p', { class: 'muted' }, `Consent needed for scope: ${server.requiredScope}`) : null,
+    server.requiredScope ? h('p', { class: 'muted' }, `${server.authState === 'refused' ? 'Refused even after consent' : 'Consent needed'} for scope: ${server.requiredScope}`) : null,
     server.authExpiresAt ? h('p', { class: 'token-expiry' }, 'Access token valid until ', h('time', { datetime: server.authExpiresAt }, when(server.authExpiresAt)),
       '; the gateway renews it before then.') : null,
     authorizing && oauth?.pending ? pendingLogin(oauth.pending) : null,

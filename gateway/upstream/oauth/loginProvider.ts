@@ -14,6 +14,8 @@ export interface PendingLogin {
   readonly expiresAt: number;
   /** A scope the server asked for (a 401/403 challenge), sent instead of the configured one. */
   readonly scope?: string;
+  /** Started to give the consent a 403 `insufficient_scope` asked for (a step-up). */
+  readonly stepUp?: boolean;
   codeVerifier?: string;
   authorizationUrl?: URL;
   clientInformation?: OAuthClientInformationMixed;

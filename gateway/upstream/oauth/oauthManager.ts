@@ -8,8 +8,12 @@ import { loginProvider, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 
-/** OAuth state of a server, apart from its connection state (seed §5.5). */
-export type OAuthState = 'required' | 'authorizing' | 'authorized' | 'expired';
+/**
+ * OAuth state of a server, apart from its connection state (seed §5.5). `refused`: the server
+ * still answers 403 `insufficient_scope` after a login that consented to the scope it named, so
+ * asking for that consent again would loop; the admin is told to look at the account's grants.
+ */
+export type OAuthState = 'required' | 'authorizing' | 'authorized' | 'expired' | 'refused';
 
 export interface OAuthStatus {
   state: OAuthState;
@@ -60,6 +64,15 @@ export class OAuthManager {
   private refusal: GatewayError | undefined;
   /** A registration (dynamic) kept across logins of this configuration, so the provider sees one client. */
   private registered: OAuthClientInformationMixed | undefined;
+  /** The scope the last 403 `insufficient_scope` asked consent for, until a login gives it. */
+  private consentAsked: string | undefined;
+  /**
+   * Set while the current login is a step-up (it was started after a 403 to consent to a scope): the
+   * scope it asked for ('' for none). A 403 for that scope again ends in `refused` instead of a third
+   * request for the same consent — one step-up, then stop, as the SDK's client auth does. In memory
+   * only: after a restart the saved login gets one more step-up.
+   */
+  private stepUp: string | undefined;
 
   constructor(private readonly options: OAuthManagerOptions) {
     this.current = { state: 'required', message: this.loginMessage('has no OAuth login yet') };
@@ -120,6 +133,7 @@ export class OAuthManager {
       generation: this.generation,
       expiresAt: this.options.clock.now() + PENDING_LOGIN_TTL_MS,
       ...(this.challenge.scope ? { scope: this.challenge.scope } : {}),
+      ...(this.consentAsked !== undefined ? { stepUp: true } : {}),
       ...(this.registered && this.login?.redirectUri === redirectUri ? { clientInformation: this.registered } : {}),
     };
     this.pending = pending;
@@ -181,6 +195,8 @@ export class OAuthManager {
     this.registered = undefined;
     this.refusal = undefined;
     this.challenge = {};
+    this.consentAsked = undefined;
+    this.stepUp = undefined;
     this.setStatus({ state: 'required', message: this.loginMessage(reason) });
     await this.options.store.save(this.options.serverId, undefined);
   }
@@ -223,8 +239,16 @@ export class OAuthManager {
     };
     if (response.status === 403 && challenge.error === 'insufficient_scope') {
       const scope = challenge.scope ?? 'a wider scope';
-      this.setStatus({ state: 'required', message: this.loginMessage(`needs consent to the scope "${scope}"`), requiredScope: scope });
-      this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} needs consent to the scope "${scope}": log in again (POST /api/mcp/servers/${this.options.serverId}/oauth/start).`);
+      // A login after this one consents to the scope: a step-up, refused again only once.
+      this.consentAsked = scope;
+      if (this.stepUp !== undefined && (challenge.scope === undefined || covers(this.stepUp, challenge.scope))) {
+        const why = `still refuses the scope "${scope}" after a login that consented to it: the provider did not grant it to this account`;
+        this.setStatus({ state: 'refused', message: `${why}. Logging in again will not help until it does; check the account's permissions, then ${this.nextStep()}`, requiredScope: scope });
+        this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} ${why}; an admin must check the account's permissions at the provider, then log in again.`);
+      } else {
+        this.setStatus({ state: 'required', message: this.loginMessage(`needs consent to the scope "${scope}"`), requiredScope: scope });
+        this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} needs consent to the scope "${scope}": log in again (POST /api/mcp/servers/${this.options.serverId}/oauth/start).`);
+      }
     } else {
       const why = hadToken ? 'refused the OAuth token' : 'requires an OAuth login';
       if (this.current.state !== 'expired') this.setStatus({ state: 'required', message: this.loginMessage(why) });
@@ -305,6 +329,8 @@ export class OAuthManager {
     this.login = login;
     this.registered = pending.clientInformation;
     this.refusal = undefined;
+    this.stepUp = pending.stepUp ? (pending.scope ?? '') : undefined;
+    this.consentAsked = undefined;
     this.challenge = { ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl } : {}) };
     this.setStatus({ state: 'authorized', message: 'logged in' });
   }
@@ -346,4 +372,10 @@ export class OAuthManager {
     this.current = status;
     if (!same) this.options.onChange?.(status);
   }
+}
+
+/** True when every scope in `asked` (space-separated) is among `granted`. */
+function covers(granted: string, asked: string): boolean {
+  const held = new Set(granted.split(' ').filter(Boolean));
+  return asked.split(' ').filter(Boolean).every((scope) => held.has(scope));
 }

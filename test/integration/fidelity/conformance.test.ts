@@ -25,6 +25,9 @@ const FEATURE_SCENARIOS = [
   'prompts-list', 'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image', 'completion-complete',
 ];
 
+/** Scenario processes running at once (each a conformance CLI of its own). */
+const SCENARIOS_AT_ONCE = 4;
+
 let gateway: TestGateway;
 let api: AdminApi;
 let proxy: HeaderProxy;
@@ -61,13 +64,18 @@ afterAll(async () => {
 async function conformance(url: string, scenarios: string[], name: string): Promise<Record<string, Array<{ id: string; status: string; errorMessage?: string }>>> {
   const out = join(scratch, name);
   const results: Record<string, Array<{ id: string; status: string; errorMessage?: string }>> = {};
-  for (const scenario of scenarios) {
-    await new Promise<void>((resolve, reject) => {
+  const run = (scenario: string) =>
+    new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '-o', out], { stdio: 'ignore' });
       child.once('error', reject);
       child.once('exit', () => resolve());
     });
-  }
+  // Each scenario is its own MCP session, so they run side by side: one after another, each child
+  // mostly waited on its own start-up and on round trips, not on the CPU.
+  const queue = [...scenarios];
+  await Promise.all(Array.from({ length: SCENARIOS_AT_ONCE }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await run(next);
+  }));
   for (const dir of await readdir(out)) {
     const scenario = scenarios.find((s) => dir.startsWith(`server-${s}-`));
     if (scenario) results[scenario] = JSON.parse(await readFile(join(out, dir, 'checks.json'), 'utf8'));
