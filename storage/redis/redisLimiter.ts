@@ -6,10 +6,12 @@ import {
 import { ENTER, LEAVE, RENEW, TAKE } from './limiterScripts.js';
 import { redisUnavailable, type RedisSubscriber } from './redisConnection.js';
 
-/** A slot or a place in the queue lives this long without renewal (a dead replica's are then dropped). */
-const LEASE_MS = 30_000;
-/** Holders' leases are renewed this often. */
-const RENEW_EVERY_MS = 10_000;
+/**
+ * A slot or a place in the queue lives this long without renewal (a dead replica's are then dropped).
+ * Shorter than the default queue timeout (20 s): a call queued behind a killed replica's slot gets
+ * the slot instead of timing out.
+ */
+export const DEFAULT_LEASE_MS = 10_000;
 /** A waiter asks again at least this often, even without a release message (lost message, expired holder). */
 const POLL_MS = 1000;
 
@@ -35,6 +37,8 @@ export interface RedisLimiterDeps {
   subscriber: RedisSubscriber;
   clock: Clock;
   log: Logger;
+  /** How long a slot or place outlives its last renewal; holders renew three times per lease. */
+  leaseMs?: number;
 }
 
 /**
@@ -54,6 +58,7 @@ export class RedisLimiter implements SlotLimiter {
   private changes = 0;
   private subscribed = false;
   private renewal: ReturnType<typeof setInterval> | undefined;
+  private readonly leaseMs: number;
 
   constructor(
     readonly key: string,
@@ -61,6 +66,7 @@ export class RedisLimiter implements SlotLimiter {
     private readonly deps: RedisLimiterDeps,
   ) {
     checkSlotLimiterOptions(options, 'RedisLimiter');
+    this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
     const base = `scigate:{${key}}`;
     this.keys = [`${base}:holders`, `${base}:queue`, `${base}:leases`, `${base}:state`];
     this.channel = `${base}:released`;
@@ -93,7 +99,7 @@ export class RedisLimiter implements SlotLimiter {
       });
     }
     const token = randomUUID();
-    const [entered, queued] = await this.run('enter', [token, LEASE_MS, this.options.concurrency, options.queueDepth ?? -1, this.ttlMs()]);
+    const [entered, queued] = await this.run('enter', [token, this.leaseMs, this.options.concurrency, options.queueDepth ?? -1, this.ttlMs()]);
     if (entered === 0) throw new QueueFull(queued);
     this.waiting += 1;
     try {
@@ -112,14 +118,14 @@ export class RedisLimiter implements SlotLimiter {
   private async waitForSlot(token: string, signal: AbortSignal): Promise<void> {
     for (;;) {
       const changesBefore = this.changes;
-      const [state, waitMs] = await this.run('take', [token, LEASE_MS, this.options.concurrency, this.options.minTimeMs, this.ttlMs()]);
+      const [state, waitMs] = await this.run('take', [token, this.leaseMs, this.options.concurrency, this.options.minTimeMs, this.ttlMs()]);
       if (signal.aborted) {
         if (state === 1) void this.run('leave', [token, this.channel]).catch(() => {});
         throw signal.reason;
       }
       if (state === 1) return;
       if (state === -1) {
-        await this.run('enter', [token, LEASE_MS, this.options.concurrency, -1, this.ttlMs()]);
+        await this.run('enter', [token, this.leaseMs, this.options.concurrency, -1, this.ttlMs()]);
         continue;
       }
       // A slot freed after Redis ran the TAKE: ask again now rather than sleep through it.
@@ -143,7 +149,7 @@ export class RedisLimiter implements SlotLimiter {
 
   private holding(token: string): () => void {
     this.held.add(token);
-    this.renewal ??= setInterval(() => this.renew(), RENEW_EVERY_MS);
+    this.renewal ??= setInterval(() => this.renew(), this.leaseMs / 3);
     this.renewal.unref();
     return () => {
       if (!this.held.delete(token)) return;
@@ -159,14 +165,14 @@ export class RedisLimiter implements SlotLimiter {
 
   private renew(): void {
     if (this.held.size === 0) return;
-    this.run('renew', [LEASE_MS, ...this.held]).catch((error: unknown) => {
+    this.run('renew', [this.leaseMs, ...this.held]).catch((error: unknown) => {
       this.deps.log.warn({ err: error, limiter: this.key }, 'could not renew Redis limiter slots');
     });
   }
 
   /** Keys outlive every lease and the spacing, then expire: an unused limiter leaves nothing behind. */
   private ttlMs(): number {
-    return 2 * (LEASE_MS + this.options.minTimeMs);
+    return 2 * (this.leaseMs + this.options.minTimeMs);
   }
 
   private async run(script: keyof RedisLimiterDeps['scripts'], args: Array<string | number>): Promise<[number, number]> {

@@ -23,14 +23,20 @@ afterAll(async () => {
   await redis.stop();
 });
 
-/** One "replica": its own connections to the test Redis. */
-async function replica() {
+/** One "replica": its own connections to the test Redis (`die` drops them, as a kill -9 would). */
+async function replicaWithConnections(leaseMs?: number) {
   const client = await connectRedis(redis.url, silentLogger, 'test');
   const subscriber = await RedisSubscriber.open(client, silentLogger);
   opened.push({ client, subscriber });
-  const deps = { scripts: limiterScripts(client), subscriber, clock: systemClock, log: silentLogger };
-  return (key: string, options: SlotLimiterOptions) => new RedisLimiter(key, options, deps);
+  const deps = { scripts: limiterScripts(client), subscriber, clock: systemClock, log: silentLogger, ...(leaseMs ? { leaseMs } : {}) };
+  const create = (key: string, options: SlotLimiterOptions) => new RedisLimiter(key, options, deps);
+  const die = () => {
+    subscriber.close();
+    client.disconnect();
+  };
+  return { create, die };
 }
+const replica = async () => (await replicaWithConnections()).create;
 
 const adapters: Array<{ name: string; make: () => Promise<(options: SlotLimiterOptions) => SlotLimiter> }> = [
   { name: 'ClockLimiter', make: async () => (options) => new ClockLimiter(options, systemClock) },
@@ -124,6 +130,21 @@ describe('RedisLimiter across replicas', () => {
     expect(bGranted).toBe(false);
     release();
     (await waitingOnB)();
+  });
+
+  it("keeps a live replica's slot past its lease by renewing it, and frees a dead replica's slot when the lease runs out", async () => {
+    const leaseMs = 1500;
+    const [a, b] = [await replicaWithConnections(leaseMs), await replicaWithConnections(leaseMs)];
+    const options = { concurrency: 1, minTimeMs: 0 };
+    await a.create('lease-1', options).acquire(never());
+    let bGranted = false;
+    const waitingOnB = b.create('lease-1', options).acquire(never()).then((release) => ((bGranted = true), release));
+    // Two whole leases: A renews, so B still waits.
+    await new Promise((resolve) => setTimeout(resolve, 2 * leaseMs));
+    expect(bGranted).toBe(false);
+    a.die();
+    (await waitingOnB)();
+    expect(bGranted).toBe(true);
   });
 
   it('fails with a retryable storage_unavailable when Redis is gone, and works again once it is back', async () => {

@@ -47,7 +47,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([replica(), replica()]);
   // The notes server is added once, on A: the configuration is shared, so B serves it too. Its limits
   // are then shared too (one limiter in Redis): room for every client of the kill test, so the slots
-  // a killed replica held until their lease runs out (30 s) do not stall the survivor's calls.
+  // a killed replica held until their lease runs out (10 s) do not stall the survivor's calls.
   const created = await a.api('/api/mcp/servers', {
     method: 'POST',
     body: { name: 'notes', transport: 'http', url: upstream.url, enabled: true, limits: { concurrency: 16, queueDepth: 64 } },
