@@ -336,11 +336,22 @@ export class CustomServers {
   private async acceptFirstDiscovery(state: ServerState, revision: number): Promise<void> {
     const untouched = () => state.revision === revision && this.states.get(state.config.id) === state;
     if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
-    await this.exclusive(async () => {
-      if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
+    const accepted = await this.exclusive(async () => {
+      if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return true;
+      const previous = state.config;
       state.config = { ...state.config, acceptedTools: { ...state.definitions } };
-      await this.persist();
+      return this.persist().then(
+        () => true,
+        (error: unknown) => {
+          state.config = previous;
+          // Replicas that share the store all discover a new server; the first to save accepts its tools.
+          if (GatewayError.from(error).code === 'conflict') return false;
+          throw error;
+        },
+      );
     });
+    // Another replica accepted first: take its accepted tools instead of this discovery's.
+    if (!accepted) await this.synced();
   }
 
   /** The client gave up: the server is saved disabled, with the reason shown in its status. */

@@ -9,6 +9,8 @@ import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protecte
 import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
 import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/servers/dangerousHttpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * Two gateways on one PostgreSQL and NO Redis: what is saved through A's admin API (a custom server,
@@ -26,10 +28,12 @@ let b: TestGateway;
 let apiA: AdminApi;
 let apiB: AdminApi;
 let agentB: Client;
+let schema: string;
 
 beforeAll(async () => {
   [postgres, notes, protectedMcp] = await Promise.all([startPostgres(), startDangerousHttpServer(), startProtectedMcp({ accessTtlSeconds: 120 })]);
   const store = await postgres.freshSchema();
+  schema = /search_path=(\w+)/.exec(decodeURIComponent(store))![1]!;
   const [dirA, dirB] = [await mkdtemp(join(tmpdir(), 'scigate-pg-a-')), await mkdtemp(join(tmpdir(), 'scigate-pg-b-'))];
   dirs.push(dirA, dirB);
   a = await startTestGateway({}, dirA, { store });
@@ -69,6 +73,26 @@ describe('custom servers shared through PostgreSQL, without Redis', () => {
     expect((await apiB.get('/api/mcp/servers')).body.servers).toEqual([]);
   });
 
+  it("both replicas discover a new server; when B accepts its tools first, A's create still succeeds and A takes B's accepted tools", async () => {
+    const gate = await heldFirstToolsList(notes.url);
+    try {
+      const creating = apiA.post('/api/mcp/servers', { name: 'gated', transport: 'http', url: gate.url, enabled: true });
+      await gate.held; // A's discovery waits at tools/list: its server row is saved, its tools not yet accepted
+      const [row] = await postgres.query(`SELECT id, version FROM ${schema}.custom_servers`);
+      const [id, inserted] = [String(row!.id), Number(row!.version)];
+      const version = async () => Number((await postgres.query(`SELECT version FROM ${schema}.custom_servers WHERE id = $1`, [id]))[0]?.version);
+      await apiB.get('/api/mcp/servers'); // B loads the server and discovers it
+      await vi.waitFor(async () => expect(await version()).toBeGreaterThan(inserted), LONG); // B saved its accepted tools
+      gate.release();
+      const created = await creating;
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.server.tools.map((t: any) => t.upstreamName)).toContain('write_note');
+      expect((await apiA.del(`/api/mcp/servers/${id}`)).status).toBe(200);
+    } finally {
+      await gate.close();
+    }
+  });
+
   it('an OAuth login completed on A is used by B; cleared on A, B asks for a login again', async () => {
     const created = await apiA.post('/api/mcp/servers', { name: 'Protected', transport: 'http', url: protectedMcp.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
     expect(created.status, created.text).toBe(201);
@@ -92,3 +116,38 @@ describe('custom servers shared through PostgreSQL, without Redis', () => {
     await vi.waitFor(async () => expect(await stateOnB()).toBe('required'), LONG);
   });
 });
+
+/** A pass-through to `target` that holds the first tools/list request until `release()`. */
+async function heldFirstToolsList(target: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  let first = true;
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (first && /"method"\s*:\s*"tools\/list"/.test(body.toString())) {
+      first = false;
+      arrived();
+      await released;
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+    try {
+      const answer = await fetch(target, { method: req.method!, headers, ...(body.length ? { body } : {}) });
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(bytes);
+    } catch {
+      res.destroy(); // the target closed (the test is ending): the gateway sees a dropped connection
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    held,
+    release,
+    close: () => new Promise<void>((resolve) => (release(), server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
