@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { silentLogger } from '../../gateway/core/index.js';
+import { openStorage } from '../../storage/index.js';
 import { spawnCli } from '../fixtures/cliProcess.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
@@ -47,12 +49,20 @@ describe('scigate migrate --to postgres://…', () => {
     const invocationId = call.structuredContent.invocationId as string;
     const sessionId = (await api(embedded, '/api/sessions')).sessions.find((s: any) => s.projectId === 'moved-project').id as string;
     await embedded.dispose();
+    // An always_allow authorization, which the embedded store keeps in its audit log, not its database.
+    const store = await openStorage({ dataDir, log: silentLogger });
+    await store.permissions.addAuthorization({
+      id: 'pauth_moved', sessionId, invocationId, requestId: null, grantId: null, action: 'tool.call', resource: 'mcp__notes__write', basis: 'always_allow',
+      allowed: true, via: 'mode', epoch: 1, createdAt: new Date().toISOString(),
+    });
+    await store.close();
 
     const url = postgres.url({ database: 'postgres' });
     const first = await migrate(url);
     expect(first.code).toBe(0);
     expect(first.output).toMatch(/invocations\s+1 copied/);
     expect(first.output).toMatch(/sessions\s+1 copied/);
+    expect(first.output).toMatch(/permission_authorizations\s+1 copied/);
     expect(first.output).toMatch(/CAS blobs\s+2 copied/);
     expect(first.output).not.toContain(postgres.password);
     // Run again (after a failure, say): nothing is copied twice.
@@ -68,6 +78,7 @@ describe('scigate migrate --to postgres://…', () => {
     expect(detail.invocation).toMatchObject({ id: invocationId, status: 'ok', sourceId: 'arxiv', toolId: 'search' });
     expect(detail.result.records).toHaveLength(10);
     expect(detail.arguments).toEqual({ query: 'testing' });
+    expect((await api(replica, `/api/sessions/${sessionId}/authorizations`)).authorizations.map((a: any) => a.id)).toEqual(['pauth_moved']);
 
     // New calls on the PostgreSQL gateway are audited there too.
     const next = (await (await replica.connect()).callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;
