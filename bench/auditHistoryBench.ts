@@ -182,8 +182,8 @@ export function renderAuditHistory(r: AuditHistoryResult): string {
 Measured in-process (bench/auditHistoryBench.ts): the audit stage (\`withAudit\`) over the real
 embedded storage in a temporary data directory, an upstream that answers at once, ${CONCURRENCY} calls
 in flight; the full gateway over HTTP would take too long for 100,000 calls on this loaded machine.
-Not in this path: a call to a dangerous tool also appends a single-use permission authorization
-to the database (under \`always_allow\` too), which still grows with history.
+Not in this path: a dangerous call allowed under \`always_allow\` or by a Grant also appends its
+single-use permission authorization, a third line in the same audit log (no longer a database row).
 Load average during the run: ${r.load}. ${r.fsyncs.toLocaleString('en')} audit fsyncs for ${(2 * LARGE).toLocaleString('en')} records
 (group commit), ${round(r.callsPerSecond, 0)} audited calls/s; ${r.segments} segments, ${mb(r.auditBytes)} MiB on disk.
 

@@ -2,7 +2,8 @@
  * `npm run bench`: scigate's latency, CPU and throughput side by side with a direct call and with
  * mcp-proxy, all in front of the same echo MCP server, in one run on loopback, medians of 3. Writes
  * its section of docs/benchmarks.md (`--gateway-only` skips the extraction, stdio and download benches;
- * `--cpu-per-call[=<file.cpuprofile>]` only measures, and profiles, the gateway over 1,500 sequential governed calls).
+ * `--cpu-per-call[=<file.cpuprofile>]` only measures, and profiles, the gateway over 1,500 sequential governed calls;
+ * `--memory-only` only prints the gateway's memory after 1,000, 10,000 and 20,000 governed calls).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,9 +28,9 @@ const CLI = `${ROOT}dist/gateway/main.js`;
 const DOC = `${ROOT}docs/benchmarks.md`;
 const RUNS = 3;
 
-function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number }> {
+function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number; memory: NodeJS.MemoryUsage }> {
   return new Promise((resolve) => {
-    gateway.once('message', (m: { cpu: NodeJS.CpuUsage; rss: number }) => resolve(m));
+    gateway.once('message', (m: { cpu: NodeJS.CpuUsage; rss: number; memory: NodeJS.MemoryUsage }) => resolve(m));
     gateway.send({ type: 'stats' });
   });
 }
@@ -111,6 +112,19 @@ async function main() {
   const after1k = await ask(gateway);
   await loadParallel({ ...seq, ...governed, calls: 4500, concurrency: 16, warmup: 0 }, 2);
   const after10k = await ask(gateway);
+  if (process.argv.includes('--memory-only')) {
+    await loadParallel({ ...seq, ...governed, calls: 5000, concurrency: 16, warmup: 0 }, 2);
+    const after20k = await ask(gateway);
+    const line = (name: string, { memory: u }: { memory: NodeJS.MemoryUsage }) =>
+      `${name}: rss ${mb(u.rss)} heapUsed ${mb(u.heapUsed)} external ${mb(u.external)} arrayBuffers ${mb(u.arrayBuffers)} MiB\n`;
+    process.stdout.write(line('idle', idle) + line('after 1,000', after1k) + line('after 10,000', after10k) + line('after 20,000', after20k));
+    process.stdout.write(`RSS 10,000 / 1,000: ${ratio(after10k.rss, after1k.rss)} ×; 20,000 / 10,000: ${ratio(after20k.rss, after10k.rss)} × (${uptime()})\n`);
+    gateway.send({ type: 'stop' });
+    proxy.stop();
+    echo.server.close();
+    arxiv.server.close();
+    return;
+  }
 
   const runs: Array<Record<string, number>> = [];
   for (let run = 0; run < RUNS; run++) {
@@ -151,6 +165,8 @@ async function main() {
   await (await import('./downloadBench.js')).appendDownloadBench(ROOT);
 }
 
+const mb = (n: number) => round(n / 1_048_576, 1);
+const ratio = (a: number, b: number) => round(a / b);
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 
 function tell(gateway: ChildProcess, message: { type: string; path?: string }): Promise<void> {
@@ -161,8 +177,6 @@ function tell(gateway: ChildProcess, message: { type: string; path?: string }): 
 }
 
 function renderSection(m: (key: string) => number, rss: { idle: number; after1k: number; after10k: number }, load: { before: string; after: string }): string {
-  const mb = (n: number) => round(n / 1_048_576, 1);
-  const ratio = (a: number, b: number) => round(a / b);
   const check = (ok: boolean) => (ok ? 'met' : '**missed**');
   const d = m('directSeq.p50');
   const row = (label: string, key: string, extra: { cpuSeq?: string; cpuLoad?: string; rate?: string } = {}) =>

@@ -156,7 +156,9 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   private kick(): void {
     if (this.flushing || this.paused || this.failed || this.pending.length === 0) return;
-    this.flushing = this.flush().finally(() => {
+    // The batch is taken one event-loop turn later: lines appended by the same turn's continuations
+    // (a call's intent, then its permission authorization) share one write and one fsync.
+    this.flushing = nextTurn().then(() => this.flush()).finally(() => {
       this.flushing = undefined;
       this.kick();
     });
@@ -193,6 +195,8 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     for (const p of refused) p.reject(wire);
   }
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads a journal file: the entries of its sound prefix and the bytes after it (if any). */
 export async function readJournal<E extends SequencedEntry = JournalEntry>(path: string, isEntry?: EntryCheck<E>): Promise<JournalContents<E>> {

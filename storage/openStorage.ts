@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditCas } from './audit/auditCas.js';
 import { AuditLog } from './audit/auditLog.js';
+import { AuditedPermissionRepository } from './audit/auditedPermissions.js';
 import { moveLegacyInvocations } from './audit/legacyInvocations.js';
 import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
@@ -64,6 +65,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     database,
     audit,
     ...sqlRepositories(database),
+    permissions: new AuditedPermissionRepository(database, audit),
     invocations: audit,
     cas,
     customServerStore,

@@ -38,7 +38,8 @@ const grants = rowMapper<PermissionGrantRecord>('permission_grants', {
   revokedAt: nullableText,
 });
 
-const authorizations = rowMapper<PermissionAuthorizationRecord>('permission_authorizations', {
+/** The `permission_authorizations` table's mapping (also used to copy the audit log's authorizations into PostgreSQL). */
+export const authorizationRows = rowMapper<PermissionAuthorizationRecord>('permission_authorizations', {
   id: text,
   sessionId: text,
   invocationId: text,
@@ -118,11 +119,11 @@ export class PermissionRepository implements PermissionStore {
   }
 
   async addAuthorization(authorization: PermissionAuthorizationRecord): Promise<void> {
-    await this.db.write(authorizations.insertSql, authorizations.toParams(authorization));
+    await this.db.write(authorizationRows.insertSql, authorizationRows.toParams(authorization));
   }
 
   async listAuthorizations(sessionId: string): Promise<PermissionAuthorizationRecord[]> {
     return (await this.db.all('SELECT * FROM permission_authorizations WHERE session_id = ? ORDER BY created_at, rowid', [sessionId]))
-      .map(authorizations.fromRow);
+      .map(authorizationRows.fromRow);
   }
 }

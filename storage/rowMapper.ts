@@ -69,9 +69,10 @@ export function rowMapper<T>(table: string, schema: { [K in keyof T]-?: Column<T
     columns,
     insertSql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     toParams: (record) => fields.map((f) => schema[f].toSql(record[f])),
+    // Runs for every row read (the Session, three times per call): the column names are derived once, above.
     fromRow: (row) => {
       const record = {} as T;
-      for (const f of fields) record[f] = schema[f].fromSql(row[snakeCase(f)]);
+      for (let i = 0; i < fields.length; i++) record[fields[i]!] = schema[fields[i]!].fromSql(row[columns[i]!]);
       return record;
     },
   };

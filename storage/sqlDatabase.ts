@@ -37,6 +37,8 @@ export class SqlDatabase implements SqlExecutor {
   private journal!: Journal;
   /** Prepared once per SQL text; sql.js frees them on export, so a checkpoint clears the cache. */
   private readonly statements = new Map<string, Statement>();
+  /** The result columns of each prepared statement, read once (freed statements drop out with them). */
+  private readonly columns = new WeakMap<Statement, string[]>();
 
   private constructor(
     private readonly SQL: SqlJsStatic,
@@ -97,7 +99,15 @@ export class SqlDatabase implements SqlExecutor {
     try {
       statement.bind(params);
       const rows: Array<Record<string, SqlValue>> = [];
-      while (statement.step()) rows.push(statement.getAsObject());
+      if (!statement.step()) return rows;
+      // getAsObject asks sql.js for the column names again for every row; they are fixed per statement.
+      const columns = this.columnNames(statement);
+      do {
+        const values = statement.get();
+        const row: Record<string, SqlValue> = {};
+        for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i]!;
+        rows.push(row);
+      } while (statement.step());
       return rows;
     } finally {
       statement.reset();
@@ -111,6 +121,15 @@ export class SqlDatabase implements SqlExecutor {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  private columnNames(statement: Statement): string[] {
+    let columns = this.columns.get(statement);
+    if (!columns) {
+      columns = statement.getColumnNames();
+      this.columns.set(statement, columns);
+    }
+    return columns;
   }
 
   private freeStatements(): void {

@@ -1,10 +1,13 @@
 import {
   GatewayError, compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
+  type PermissionAuthorizationRecord,
 } from '../../gateway/core/index.js';
 import { fsyncDirectory } from '../atomicWrite.js';
 import { ensurePrivateDir } from '../dataDir.js';
 import { Journal } from '../journal.js';
-import { encodeBlob, idOf, isAuditRecord, type AuditRecord, type CompletionRecord, type IntentRecord } from './auditRecords.js';
+import {
+  encodeBlob, idOf, isAuditRecord, type AuditRecord, type AuthorizationRecord, type CompletionRecord, type IntentRecord,
+} from './auditRecords.js';
 import { listSegments, readBlob, scanSegment, segmentPath } from './segmentFiles.js';
 import { SealedSegments, applyToOpen, type SealedSegmentsOptions } from './sealedSegments.js';
 import { SegmentRows } from './segmentRows.js';
@@ -140,6 +143,22 @@ export class AuditLog implements InvocationStore {
       this.hold(line);
       throw error;
     });
+  }
+
+  /**
+   * Appends an authorization made without a PermissionRequest; resolves once durable (it shares
+   * the group commit of the call's intent). A refused one is not kept: its action does not run.
+   */
+  authorize(authorization: PermissionAuthorizationRecord): Promise<void> {
+    const record: AuthorizationRecord = { seq: 0, kind: 'authorization', authorization: { ...authorization } };
+    return this.send({ record, release: () => {} });
+  }
+
+  /** A Session's authorizations in the log, oldest first (the sealed segments' are read through their indexes). */
+  async authorizationsOf(sessionId: string): Promise<PermissionAuthorizationRecord[]> {
+    const found = await this.sealed.authorizationsOf(sessionId);
+    found.push(...this.active.authorizations.filter((a) => a.sessionId === sessionId));
+    return found.map((a) => ({ ...a }));
   }
 
   async interruptUnfinished(at: string): Promise<number> {

@@ -1,11 +1,11 @@
-import type { InvocationIntent, InvocationRecord } from '../../gateway/core/index.js';
+import type { InvocationIntent, InvocationRecord, PermissionAuthorizationRecord } from '../../gateway/core/index.js';
 
 /**
  * The audit log's two kinds of line. A blob (canonical arguments, stored result) travels inside its
  * record as UTF-8 text, or as base64 in the rare case its bytes are not valid UTF-8, so that one
  * append (and one sync) carries the row and its bytes together.
  */
-export type AuditRecord = IntentRecord | CompletionRecord;
+export type AuditRecord = IntentRecord | CompletionRecord | AuthorizationRecord;
 
 /** A call started: who called what, with which arguments. */
 export interface IntentRecord {
@@ -21,6 +21,17 @@ export interface CompletionRecord {
   kind: 'completion';
   row: InvocationRecord;
   blob: EncodedBlob | null;
+}
+
+/**
+ * A dangerous action authorized without a PermissionRequest (always_allow, a Grant hit, an Inspector
+ * call): the single-use PermissionAuthorization its Invocation references, group-committed with the
+ * call's own lines instead of a journaled database row of its own.
+ */
+export interface AuthorizationRecord {
+  seq: number;
+  kind: 'authorization';
+  authorization: PermissionAuthorizationRecord;
 }
 
 /** Bytes as text when they are UTF-8 (`t`), else base64 (`b`). */
@@ -48,13 +59,15 @@ export interface LineLocation {
 }
 
 export function isAuditRecord(value: unknown): value is AuditRecord {
-  const record = value as { seq?: unknown; kind?: unknown; intent?: { id?: unknown }; row?: { id?: unknown } } | null;
+  const record = value as { seq?: unknown; kind?: unknown; intent?: { id?: unknown }; row?: { id?: unknown }; authorization?: { id?: unknown } } | null;
   if (typeof record !== 'object' || record === null || !Number.isInteger(record.seq)) return false;
   if (record.kind === 'intent') return typeof record.intent?.id === 'string';
+  if (record.kind === 'authorization') return typeof record.authorization?.id === 'string';
   return record.kind === 'completion' && typeof record.row?.id === 'string';
 }
 
-/** The id a record is about. */
+/** The id of the Invocation a record is about. */
 export function idOf(record: AuditRecord): string {
-  return record.kind === 'intent' ? record.intent.id : record.row.id;
+  if (record.kind === 'intent') return record.intent.id;
+  return record.kind === 'completion' ? record.row.id : record.authorization.invocationId;
 }

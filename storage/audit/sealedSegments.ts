@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { InvocationIntent, InvocationRecord, Logger } from '../../gateway/core/index.js';
+import type { InvocationIntent, InvocationRecord, Logger, PermissionAuthorizationRecord } from '../../gateway/core/index.js';
 import type { AuditRecord } from './auditRecords.js';
 import { readBlob, readIndex, removeSegment, rowsFromScan, scanSegment, writeIndex } from './segmentFiles.js';
 import { SegmentRows } from './segmentRows.js';
@@ -53,6 +53,13 @@ export class SealedSegments {
       if (found) return found;
     }
     return undefined;
+  }
+
+  /** A Session's authorizations in the sealed segments, oldest first. */
+  async authorizationsOf(sessionId: string): Promise<PermissionAuthorizationRecord[]> {
+    const found: PermissionAuthorizationRecord[] = [];
+    for (const segment of this.numbers) found.push(...(await this.rows(segment)).authorizations.filter((a) => a.sessionId === sessionId));
+    return found;
   }
 
   /** A blob a sealed segment holds, newest first. */
@@ -148,5 +155,5 @@ export class SealedSegments {
 /** An intent opens a call, its completion closes it. */
 export function applyToOpen(open: Map<string, InvocationIntent>, record: AuditRecord): void {
   if (record.kind === 'intent') open.set(record.intent.id, record.intent);
-  else open.delete(record.row.id);
+  else if (record.kind === 'completion') open.delete(record.row.id);
 }

@@ -89,7 +89,7 @@ export async function readBlob(dir: string, segment: number, [offset, length]: [
   } catch {
     return undefined;
   }
-  if (!isAuditRecord(record) || !record.blob) return undefined;
+  if (!isAuditRecord(record) || record.kind === 'authorization' || !record.blob) return undefined;
   const bytes = decodeBlob(record.blob);
   return sha256Hex(bytes) === hash ? bytes : undefined;
 }

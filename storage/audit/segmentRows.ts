@@ -1,4 +1,6 @@
-import { isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord } from '../../gateway/core/index.js';
+import {
+  isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type PermissionAuthorizationRecord,
+} from '../../gateway/core/index.js';
 import type { AuditRecord } from './auditRecords.js';
 
 /** What is written beside a sealed segment (`NNNNNNNN.idx.json`), so reads never scan it. */
@@ -12,6 +14,8 @@ export interface SegmentIndexFile {
   /** Intents still without a completion when the segment was sealed (from it or from earlier ones). */
   open: InvocationIntent[];
   lastSeq: number;
+  /** Authorizations recorded in the segment (absent in indexes written before they were). */
+  authorizations?: PermissionAuthorizationRecord[];
 }
 
 /**
@@ -21,6 +25,8 @@ export interface SegmentIndexFile {
 export class SegmentRows {
   readonly rows = new Map<string, InvocationRecord>();
   readonly blobs = new Map<string, [number, number]>();
+  /** Authorizations recorded in this segment, in append order. */
+  readonly authorizations: PermissionAuthorizationRecord[] = [];
   private readonly sessions = new Set<string>();
   lastSeq = 0;
   maxEndedAt = '';
@@ -37,12 +43,17 @@ export class SegmentRows {
     for (const row of file.rows) rows.addRow(row);
     for (const [hash, place] of Object.entries(file.blobs)) rows.blobs.set(hash, place);
     rows.lastSeq = file.lastSeq;
+    rows.authorizations.push(...(file.authorizations ?? []));
     return rows;
   }
 
   /** Takes in one line of this segment, at `offset` with `length` bytes. */
   addLine(record: AuditRecord, offset: number, length: number): void {
     this.lastSeq = Math.max(this.lastSeq, record.seq);
+    if (record.kind === 'authorization') {
+      this.authorizations.push(record.authorization);
+      return;
+    }
     if (record.kind === 'intent') {
       if (record.blob && record.intent.argumentsHash) this.blobs.set(record.intent.argumentsHash, [offset, length]);
       return;
@@ -65,6 +76,9 @@ export class SegmentRows {
   }
 
   toIndex(open: InvocationIntent[]): SegmentIndexFile {
-    return { version: 1, segment: this.segment, rows: [...this.rows.values()], blobs: Object.fromEntries(this.blobs), open, lastSeq: this.lastSeq };
+    return {
+      version: 1, segment: this.segment, rows: [...this.rows.values()], blobs: Object.fromEntries(this.blobs), open, lastSeq: this.lastSeq,
+      authorizations: this.authorizations,
+    };
   }
 }

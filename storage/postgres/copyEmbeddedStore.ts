@@ -1,12 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { sha256Hex, type Cas, type InvocationRecord, type Logger, type Storage } from '../../gateway/core/index.js';
+import { sha256Hex, type Cas, type InvocationRecord, type Logger, type PermissionAuthorizationRecord, type Storage } from '../../gateway/core/index.js';
 import { pathExists } from '../dataDir.js';
 import { SHA256_HEX } from '../fileCas.js';
 import { invocationRows } from '../invocationRows.js';
 import { ENCRYPTED_FILES } from '../customServerFileStore.js';
 import { openStorage } from '../openStorage.js';
+import { authorizationRows } from '../permissionRepository.js';
+import type { RowMapper } from '../rowMapper.js';
 import { resolveSecretKey } from '../secretKey.js';
 import { openPostgresStorage } from './openPostgresStorage.js';
 import { encryptCustomServer } from './pgCustomServerStore.js';
@@ -29,8 +31,11 @@ export interface CopyReport {
   blobs: { copied: number; skipped: number; corrupt: number };
 }
 
-/** Bookkeeping tables each engine keeps for itself; the audit is read through its port instead. */
-const NOT_COPIED_AS_TABLES = new Set(['schema_migrations', 'meta', invocationRows.table]);
+/**
+ * Bookkeeping tables each engine keeps for itself; the audit and the authorizations (some of which
+ * the embedded store keeps in its audit log) are read through their ports instead.
+ */
+const NOT_COPIED_AS_TABLES = new Set(['schema_migrations', 'meta', invocationRows.table, authorizationRows.table]);
 const ROWS_PER_INSERT = 200;
 /** More Invocations than any one Session holds: "all of them" for `listBySession`. */
 const ALL_ROWS = 2 ** 31 - 1;
@@ -62,7 +67,9 @@ export async function copyEmbeddedStore(options: CopyEmbeddedStoreOptions): Prom
           const tables: CopyReport['tables'] = {};
           for (const table of tableNames(embedded.database)) tables[table] = await copyTable(client, table, embedded.database.all(`SELECT * FROM ${table} ORDER BY rowid`));
           const audit = await auditOf(embedded);
-          tables[invocationRows.table] = await copyTable(client, invocationRows.table, audit.map(columnsOf));
+          tables[invocationRows.table] = await copyTable(client, invocationRows.table, audit.map((row) => columnsOf(invocationRows, row)));
+          const authorizations = await authorizationsOf(embedded);
+          tables[authorizationRows.table] = await copyTable(client, authorizationRows.table, authorizations.map((a) => columnsOf(authorizationRows, a)));
           const blobs = await copyBlobs(client, join(options.dataDir, 'cas'), options.log);
           await copyNamedBlobs(client, embedded.cas, audit, blobs);
           // The version of every copied row is this revision; the bump tells running replicas to load them.
@@ -104,9 +111,16 @@ async function auditOf(storage: Storage): Promise<InvocationRecord[]> {
   return rows;
 }
 
-function columnsOf(invocation: InvocationRecord): Row {
-  const params = invocationRows.toParams(invocation);
-  return Object.fromEntries(invocationRows.columns.map((column, i) => [column, params[i]]));
+/** Every Session's authorizations, oldest first, as the PermissionStore port reads them. */
+async function authorizationsOf(storage: Storage): Promise<PermissionAuthorizationRecord[]> {
+  const found: PermissionAuthorizationRecord[] = [];
+  for (const session of (await storage.sessions.list()).reverse()) found.push(...(await storage.permissions.listAuthorizations(session.id)));
+  return found;
+}
+
+function columnsOf<T>(mapper: RowMapper<T>, record: T): Row {
+  const params = mapper.toParams(record);
+  return Object.fromEntries(mapper.columns.map((column, i) => [column, params[i]]));
 }
 
 async function copyTable(client: pg.PoolClient, table: string, rows: Row[]): Promise<{ copied: number; skipped: number }> {

@@ -97,6 +97,20 @@ function permissionStoreContract(adapter: StorageAdapter) {
     expect(await permissions.listAuthorizations('ses_other')).toEqual([]);
   });
 
+  it('an authorization without a request (always_allow, Grant hit) and a decided one are both durable and listed in creation order', async () => {
+    const opened = await open();
+    const base = { sessionId: 'ses_perm', invocationId: 'inv_1', grantId: null, action: 'tool.call', resource: 'r', epoch: 1, allowed: true } as const;
+    await opened.storage.permissions.addAuthorization({ ...base, id: 'pauth_b', requestId: null, basis: 'grant', via: 'grant', grantId: 'grt_1', createdAt: '2026-12-01T00:00:02.000Z' });
+    await opened.storage.permissions.addAuthorization({ ...base, id: 'pauth_a', requestId: 'preq_1', basis: 'allow_once', via: 'admin', createdAt: '2026-12-01T00:00:01.000Z' });
+    await opened.storage.permissions.addAuthorization({ ...base, id: 'pauth_c', requestId: null, basis: 'always_allow', via: 'mode', createdAt: '2026-12-01T00:00:03.000Z' });
+    await opened.storage.permissions.addAuthorization({ ...base, id: 'pauth_x', sessionId: 'ses_other', requestId: null, basis: 'always_allow', via: 'mode', createdAt: '2026-12-01T00:00:00.000Z' });
+    const { permissions } = (await opened.reopen()).storage;
+    expect((await permissions.listAuthorizations('ses_perm')).map((a) => [a.id, a.basis, a.requestId, a.grantId])).toEqual([
+      ['pauth_a', 'allow_once', 'preq_1', null], ['pauth_b', 'grant', null, 'grt_1'], ['pauth_c', 'always_allow', null, null],
+    ]);
+    expect((await permissions.listAuthorizations('ses_other')).map((a) => a.id)).toEqual(['pauth_x']);
+  });
+
   it('a second row with the same id is rejected and the first is kept', async () => {
     const { permissions } = (await open()).storage;
     await permissions.addRequest(request());

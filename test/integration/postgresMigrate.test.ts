@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { silentLogger } from '../../gateway/core/index.js';
+import { openStorage } from '../../storage/index.js';
 import { spawnCli } from '../fixtures/cliProcess.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
@@ -59,12 +61,20 @@ describe('scigate migrate --to postgres://…', () => {
     })).server;
     const write = created.tools.find((t: any) => t.upstreamName === 'write_note').name as string;
     await embedded.dispose();
+    // An always_allow authorization, which the embedded store keeps in its audit log, not its database.
+    const store = await openStorage({ dataDir, log: silentLogger });
+    await store.permissions.addAuthorization({
+      id: 'pauth_moved', sessionId, invocationId, requestId: null, grantId: null, action: 'tool.call', resource: 'mcp__notes__write', basis: 'always_allow',
+      allowed: true, via: 'mode', epoch: 1, createdAt: new Date().toISOString(),
+    });
+    await store.close();
 
     const url = postgres.url({ database: 'postgres' });
     const first = await migrate(url);
     expect(first.code).toBe(0);
     expect(first.output).toMatch(/invocations\s+1 copied/);
     expect(first.output).toMatch(/sessions\s+1 copied/);
+    expect(first.output).toMatch(/permission_authorizations\s+1 copied/);
     expect(first.output).toMatch(/CAS blobs\s+2 copied/);
     expect(first.output).toMatch(/custom_servers\s+1 copied/);
     const stored = await postgres.query('SELECT ciphertext FROM custom_servers WHERE id = $1', [created.id]);
@@ -84,6 +94,7 @@ describe('scigate migrate --to postgres://…', () => {
     expect(detail.invocation).toMatchObject({ id: invocationId, status: 'ok', sourceId: 'arxiv', toolId: 'search' });
     expect(detail.result.records).toHaveLength(10);
     expect(detail.arguments).toEqual({ query: 'testing' });
+    expect((await api(replica, `/api/sessions/${sessionId}/authorizations`)).authorizations.map((a: any) => a.id)).toEqual(['pauth_moved']);
 
     // New calls on the PostgreSQL gateway are audited there too.
     const next = (await (await replica.connect()).callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;

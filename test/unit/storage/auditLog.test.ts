@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex, silentLogger, type InvocationRecord } from '../../../gateway/core/index.js';
+import { sha256Hex, silentLogger, type InvocationRecord, type PermissionAuthorizationRecord } from '../../../gateway/core/index.js';
 import { AuditLog, type AuditLogOptions } from '../../../storage/audit/auditLog.js';
 import { indexPath } from '../../../storage/audit/segmentFiles.js';
 
@@ -99,6 +99,28 @@ describe('the audit log seals segments', () => {
     expect(ids(await reopened.listBySession('ses_even', { limit: 100 }))).toHaveLength(13);
     expect(await reopened.interruptUnfinished(at(99))).toBe(1);
     expect((await readdir(dir)).includes('00000002.idx.json')).toBe(true);
+  });
+
+  it('authorizations appended beside the calls are listed per Session across sealed segments, a lost index and a restart', async () => {
+    const log = await openLog();
+    const authorization = (i: number): PermissionAuthorizationRecord => ({
+      id: `pauth_${String(i).padStart(3, '0')}`, sessionId: row(i).sessionId, invocationId: row(i).id, requestId: null, grantId: null,
+      action: 'tool.call', resource: 'mcp__notes__write_note', basis: 'always_allow', allowed: true, via: 'mode', epoch: 0, createdAt: at(i),
+    });
+    for (let i = 0; i < 25; i++) {
+      await log.authorize(authorization(i));
+      await call(log, i);
+    }
+    const even = Array.from({ length: 13 }, (_, k) => authorization(2 * k));
+    expect(await log.authorizationsOf('ses_even')).toEqual(even);
+    await log.close();
+    await rm(indexPath(dir, 2));
+    const reopened = await openLog();
+    expect(await reopened.authorizationsOf('ses_even')).toEqual(even);
+    expect(await reopened.authorizationsOf('ses_odd')).toHaveLength(12);
+    expect(await reopened.authorizationsOf('ses_none')).toEqual([]);
+    // The rows are unaffected by the authorization lines between them.
+    expect(ids(await reopened.listBySession('ses_even', { limit: 100 }))).toHaveLength(13);
   });
 
   it('deletes sealed segments whose calls all ended before the retention window, never the newest sealed one', async () => {

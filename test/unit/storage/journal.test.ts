@@ -97,4 +97,17 @@ describe('the journaled sql.js store', () => {
     expect(db.all('SELECT count(*) AS n FROM sessions')[0]!.n).toBe(200);
     await db.close();
   });
+
+  it('writes made by one turn\'s continuations share one fsync (a call\'s intent and its authorization are one group commit)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const { log } = recordingLogger();
+    const db = await openDb(log);
+    const flushes = db.journalFlushCount();
+    const first = insert(db, 'intent');
+    // The next write comes a few promise continuations later, as the permission gate's does.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    await Promise.all([first, insert(db, 'authorization')]);
+    expect(db.journalFlushCount() - flushes).toBe(1);
+    await db.close();
+  });
 });
