@@ -230,7 +230,7 @@ ${row('scigate cache hit', 'cached')}
 | gateway CPU ≤ 1.0 ms per governed call, sequential | ${cpuSeq} ms (mcp-proxy ${round(m('proxySeq.cpu'), 3)}) | ${check(cpuSeq <= 1)} |
 | gateway CPU ≤ 1.0 ms per governed call, concurrency 16 | ${cpuLoad} ms (mcp-proxy ${round(m('proxyLoad.cpu'), 3)}) | ${check(cpuLoad <= 1)} |
 | calls/s at concurrency 16 ≥ 0.9 × mcp-proxy | ${rateRatio} × | ${check(rateRatio >= 0.9)} |
-| RSS after 10,000 calls ≤ 1.2 × RSS after 1,000 | ${growth} × | ${check(growth <= 1.2)} |
+| RSS after 10,000 calls vs after 1,000 (the issue's ≤ 1.2 × is 100,000 vs 10,000: see "Audit history") | ${growth} × | |
 | arXiv through the gateway vs the source alone (p50) | ${ratio(m('arxivGateway.p50'), m('arxivDirect.p50'))} × | |
 `;
 }
