@@ -1,4 +1,3 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { silentLogger, type CustomServerStore, type OAuthLoginStore } from '../.
 import { openPostgresStorage } from '../../storage/index.js';
 import { openEncryptedStores } from '../../storage/openStorage.js';
 import { openPgSecretStores } from '../../storage/postgres/index.js';
+import { perTest } from './perTest.js';
 import { sharedPostgres } from './storageAdapters.js';
 
 export interface SecretStores {
@@ -82,14 +82,5 @@ export const secretStoreAdapters: SecretStoreAdapter[] = [
 
 /** Inside a `describe`: a fresh place of `adapter` per call, everything opened released after each test. */
 export function useSecretPlace(adapter: SecretStoreAdapter): () => Promise<SecretPlace> {
-  let releases: Array<() => Promise<void>> = [];
-  if (adapter.start && adapter.stop) {
-    beforeAll(() => adapter.start!());
-    afterAll(() => adapter.stop!());
-  }
-  afterEach(async () => {
-    for (const release of releases.reverse()) await release();
-    releases = [];
-  });
-  return () => adapter.create((release) => releases.push(release));
+  return perTest(adapter, (cleanup) => adapter.create(cleanup));
 }

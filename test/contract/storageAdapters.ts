@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger, type Storage } from '../../gateway/core/index.js';
 import { openMemoryStorage, openPostgresStorage, openStorage } from '../../storage/index.js';
 import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import { perTest } from './perTest.js';
 
 /** An opened store under test; `reopen` closes it and opens the same data again (a restart). */
 export interface OpenedStorage {
@@ -102,15 +102,5 @@ export const storageAdapters: StorageAdapter[] = [
 
 /** Inside a `describe`: opens a fresh store of `adapter` per call and releases all of them after each test. */
 export function useStorage(adapter: StorageAdapter): () => Promise<OpenedStorage> {
-  let releases: Array<() => Promise<void>> = [];
-  if (adapter.start && adapter.stop) {
-    beforeAll(() => adapter.start!());
-    afterAll(() => adapter.stop!());
-  }
-  afterEach(async () => {
-    // Closed before the directory is removed: released in reverse order of registration.
-    for (const release of releases.reverse()) await release();
-    releases = [];
-  });
-  return () => adapter.open((release) => releases.push(release));
+  return perTest(adapter, (cleanup) => adapter.open(cleanup));
 }
