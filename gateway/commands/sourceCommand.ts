@@ -1,7 +1,8 @@
 /** `scigate source <id>`: one built-in source as a stdio MCP server (the child of `--isolate-sources`). */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { findBuiltinSource } from '../../sources/index.js';
-import { UsageError, createRequestPacers, sourceDepsFromEnv, systemClock, type FlagValues } from '../index.js';
+import { SecretScrubber, UsageError, createRequestPacers, sourceDepsFromEnv, systemClock, type FlagValues } from '../index.js';
+import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
 import { createLogger, type Env } from './wiring.js';
@@ -11,7 +12,10 @@ export async function runSource(sourceId: string, flags: FlagValues, env: Env): 
   const log = createLogger(String(flags.logLevel ?? 'info'));
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
-  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock, pacer: createRequestPacers(systemClock) }));
+  // A child of `--isolate-sources --redis` paces its provider requests with every other process (SCIGATE_REDIS).
+  const shared = typeof flags.redis === 'string' ? await openSharedLiveState(flags.redis, { secrets: new SecretScrubber(), log, clock: systemClock }) : undefined;
+  const pacer = createRequestPacers(systemClock, shared?.pacers);
+  const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock, pacer }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
@@ -21,5 +25,6 @@ export async function runSource(sourceId: string, flags: FlagValues, env: Env): 
   log.info({ sourceId }, 'source server running on stdio');
   await Promise.race([closed, stopSignal()]);
   await server.close();
+  await shared?.close();
   return 0;
 }

@@ -47,7 +47,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
       { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags),
         dataDir, downloadMirrors: downloadMirrorsFlag(flags), extractionLimits: extractionLimitsFlag(flags),
         // Without --admin-port, a call whose client cannot be asked fails at once instead of waiting in vain.
-        adminApproval: Number(flags.adminPort ?? 0) !== 0, ...(shared ? { shared } : {}) },
+        adminApproval: Number(flags.adminPort ?? 0) !== 0, ...(shared ? { shared, redisUrl: String(flags.redis) } : {}) },
       storage,
       { secrets, urlPolicy: { allowPrivate: flags.allowPrivateUrls === true } },
     );

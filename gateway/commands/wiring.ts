@@ -40,6 +40,8 @@ export interface RuntimeConfig {
   extractionLimits?: Partial<ExtractionLimits>;
   /** Limiters, request pacing, result cache and events shared with other replicas (`--redis`). */
   shared?: SharedLiveState;
+  /** The Redis behind `shared`: isolated source children pace their provider requests through it too. */
+  redisUrl?: string;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -120,7 +122,8 @@ export async function createRuntime(
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
       : { isolate: false },
     sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock, pacer, ...(config.fetch ? { fetch: config.fetch } : {}) }),
-    sourceChildEnv: (id) => sourceChildEnv(id, config.env),
+    // A provider's request budget (NCBI's 3/s) holds across the isolated children and every replica.
+    sourceChildEnv: (id) => ({ ...sourceChildEnv(id, config.env), ...(config.redisUrl ? { SCIGATE_REDIS: config.redisUrl } : {}) }),
   });
 }
 

@@ -40,7 +40,7 @@ export type FlagKey = keyof typeof FLAGS;
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token' | 'migrate', FlagKey[]> = {
   serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
   stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
-  source: ['logLevel'],
+  source: ['logLevel', 'redis'],
   token: ['dataDir', 'rotate'],
   migrate: ['dataDir', 'to', 'secretKeyFile', 'logLevel'],
 };

@@ -132,6 +132,37 @@ describe('two replicas on one Redis', () => {
     }
   });
 
+  it('source children (`scigate source`, as --isolate-sources starts them) given SCIGATE_REDIS pace their E-utilities requests together', async () => {
+    // Two PubMed children called straight over stdio: no gateway spaces their calls, only the
+    // request pacer does, so alone each would keep 3/s and both together 6/s.
+    const child = async (name: string) => {
+      const client = new Client({ name, version: '1' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, 'source', 'pubmed'],
+          env: { PATH: process.env.PATH ?? '', ...eutilsEnv, SCIGATE_REDIS: redis.url, SCIGATE_LOG_LEVEL: 'error' },
+          stderr: 'ignore',
+        }),
+      );
+      return client;
+    };
+    const children = await Promise.all([child('pubmed-child-1'), child('pubmed-child-2')]);
+    try {
+      const since = provider.arrivals.length;
+      const query = 'cryopreservation[ti] OR 13c[ti]';
+      const results = (await Promise.all(
+        children.flatMap((c, n) => [1, 2].map((m) => c.callTool({ name: 'search', arguments: { query, maxResults: 2 + n * 2 + m } }))),
+      )) as Array<{ isError?: boolean; structuredContent: any }>;
+      for (const result of results) expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+      const arrivals = provider.arrivals.slice(since).filter((_, i) => provider.requests[since + i]!.startsWith('/entrez/eutils/'));
+      expect(arrivals.length).toBeGreaterThanOrEqual(8);
+      expect(busiestSecond(arrivals)).toBeLessThanOrEqual(NCBI_REQUESTS_PER_SECOND);
+    } finally {
+      await Promise.all(children.map((c) => c.close()));
+    }
+  });
+
   it("an event published on A reaches B's /api/events", async () => {
     const stream = await openEventStream(b);
     try {
