@@ -166,11 +166,13 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
-    const data = batch.map((p) => p.line).join('');
+    // One Buffer written with write() (the file is opened in append mode): appendFile(string)
+    // costs more CPU per batch for the same bytes (its encode and write-loop machinery).
+    const data = Buffer.from(batch.map((p) => p.line).join(''));
     this.flushCount += 1;
     let syncMs: number;
     try {
-      await this.handle.appendFile(data);
+      await writeAll(this.handle, data);
       const syncStartedAt = performance.now();
       await this.handle.datasync();
       syncMs = performance.now() - syncStartedAt;
@@ -178,7 +180,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
       this.fail(error, batch);
       return;
     }
-    this.soundBytes += Buffer.byteLength(data);
+    this.soundBytes += data.length;
     this.ackedSeq = batch.at(-1)!.seq;
     for (const p of batch) p.resolve();
     // Last and outside the try: an observer never delays a writer or reads as a failed write.
@@ -193,6 +195,15 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     this.options.onFailure?.(error);
     const wire = unavailable(error);
     for (const p of refused) p.reject(wire);
+  }
+}
+
+/** Writes every byte of data at the end of an append-mode file (a write may be short). */
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    offset += bytesWritten;
   }
 }
 
