@@ -120,3 +120,13 @@ export function acceptedAfter(state: { config: CustomServerConfig; definitions?:
   });
   return accepted;
 }
+
+/** A server of an imported `mcpServers` document; an error names the entry it came from. */
+export function importedServerConfig(request: CreateCustomServer, id: string, now: string): CustomServerConfig {
+  try {
+    return buildServerConfig(request, id, now);
+  } catch (error) {
+    const e = GatewayError.from(error);
+    throw new GatewayError(e.code, `mcpServers.${request.name}.${e.message}`, { details: { field: `mcpServers.${request.name}` } });
+  }
+}

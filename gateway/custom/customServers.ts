@@ -1,62 +1,20 @@
 import {
   customSourceManifest, importToCreateRequests, type AcceptToolsRequest, type CreateCustomServer, type CustomServerConfig,
-  type CustomUrlPolicy, type ImportServers, type InspectToolRequest, type PatchCustomServer, type ToolPrefix,
+  type CustomUrlPolicy, type ImportServers, type InspectToolRequest, type PatchCustomServer,
 } from '../../catalog/index.js';
-import type { Broker } from '../broker/index.js';
-import {
-  GatewayError, canonicalJson, randomHex, type Clock, type CustomServerStore, type EventHub, type Logger, type NewId, type OAuthLoginStore, type SecretScrubber,
-  type SessionStore,
-} from '../core/index.js';
-import { deriveCustomTools, type SourceRegistry } from '../registry/index.js';
-import type { ConnectorSelection } from '../selection/index.js';
+import { GatewayError, canonicalJson, randomHex } from '../core/index.js';
+import { deriveCustomTools } from '../registry/index.js';
 import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
 import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
-import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig } from './customServerEdits.js';
+import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig, importedServerConfig } from './customServerEdits.js';
+import type { CustomServersDeps, ServerState } from './customServerState.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { CustomOAuth } from './customOAuth.js';
-import { secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { secretValuesOf } from './customTarget.js';
 import { inspectTool, type InspectResult } from './inspectTool.js';
 import { customSourceLabel } from './sourceLabel.js';
 import { CUSTOM_SERVERS_CHANGED, startCustomServerSync, type CustomServerSync } from './customServerSync.js';
-
-export interface CustomServersDeps {
-  store: CustomServerStore;
-  registry: SourceRegistry;
-  broker: Broker;
-  sessions: SessionStore;
-  selection: ConnectorSelection;
-  /** The gateway's environment (from main.ts); `$NAME` values resolve against it at connect time. */
-  environment: GatewayEnvironment;
-  toolPrefix: ToolPrefix;
-  clock: Clock;
-  /** Already scrubbing: every line passes through `secrets`. */
-  log: Logger;
-  newId: NewId;
-  /** Where http/sse servers may point (SSRF policy); private ranges refused when absent. */
-  urlPolicy?: CustomUrlPolicy;
-  /** The gateway's one scrubber; each server registers its env, header and URL secrets there. */
-  secrets: SecretScrubber;
-  /** Told when a server's connection is made again after it died (the upstream-restarts metric). */
-  onUpstreamRestart?: (sourceId: string) => void;
-  /** `mcp-oauth.enc` (OAuth logins); kept in memory when absent. */
-  oauthLogins?: OAuthLoginStore;
-  /** Live updates: OAuth state changes are published here. */
-  events?: EventHub;
-}
-
-interface ServerState {
-  config: CustomServerConfig;
-  /** Bumped by every save, so async work started before it cannot write stale results. */
-  revision: number;
-  lastTest?: ConnectionTestResult;
-  /** Definition hashes of the last discovery, by upstream name (what accept-tools accepts). */
-  definitions?: Record<string, string>;
-  /** Why the gateway disabled the server itself (too many failures in a row); cleared by a save. */
-  stoppedReason?: string;
-}
-
-export { CUSTOM_SERVER_MAX_FAILURES } from './customClients.js';
 
 /**
  * The custom MCP servers an admin manages (seed §5): encrypted config, catalog registration,
@@ -212,7 +170,7 @@ export class CustomServers {
   /** Validates the whole batch, then saves it all (disabled) or nothing; runs nothing. */
   importServers(document: ImportServers): Promise<CustomServerView[]> {
     return this.exclusive(async () => {
-      const created = importToCreateRequests(document).map((request) => this.importedConfig(request));
+      const created = importToCreateRequests(document).map((request) => importedServerConfig(request, this.newServerId(), this.now()));
       assertServerSet([...this.configs(), ...created], (s) => `mcpServers.${s.name}`);
       for (const config of created) assertUrlAllowed(config, this.urlPolicy, `mcpServers.${config.name}.url`);
       const fresh = created.map((config): ServerState => ({ config, revision: 0 }));
@@ -334,24 +292,21 @@ export class CustomServers {
   }
 
   private async acceptFirstDiscovery(state: ServerState, revision: number): Promise<void> {
-    const untouched = () => state.revision === revision && this.states.get(state.config.id) === state;
-    if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return;
-    const accepted = await this.exclusive(async () => {
-      if (!untouched() || state.config.acceptedTools !== undefined || !state.definitions) return true;
+    const pending = () => state.revision === revision && this.states.get(state.config.id) === state && state.config.acceptedTools === undefined && state.definitions;
+    if (!pending()) return;
+    // Replicas sharing the store all discover a new server; the first to save accepts its tools, and
+    // one whose save meets that (a conflict) takes the accepted tools it saved instead.
+    const conflicted = await this.exclusive(async () => {
+      if (!pending()) return false;
       const previous = state.config;
       state.config = { ...state.config, acceptedTools: { ...state.definitions } };
-      return this.persist().then(
-        () => true,
-        (error: unknown) => {
-          state.config = previous;
-          // Replicas that share the store all discover a new server; the first to save accepts its tools.
-          if (GatewayError.from(error).code === 'conflict') return false;
-          throw error;
-        },
-      );
+      return this.persist().then(() => false, (error: unknown) => {
+        state.config = previous;
+        if (GatewayError.from(error).code === 'conflict') return true;
+        throw error;
+      });
     });
-    // Another replica accepted first: take its accepted tools instead of this discovery's.
-    if (!accepted) await this.synced();
+    if (conflicted) await this.synced();
   }
 
   /** The client gave up: the server is saved disabled, with the reason shown in its status. */
@@ -394,15 +349,6 @@ export class CustomServers {
   private async afterSave(state: ServerState): Promise<CustomServerView> {
     if (state.config.enabled) await this.refresh(state);
     return this.view(state);
-  }
-
-  private importedConfig(request: CreateCustomServer): CustomServerConfig {
-    try {
-      return buildServerConfig(request, this.newServerId(), this.now());
-    } catch (error) {
-      const e = GatewayError.from(error);
-      throw new GatewayError(e.code, `mcpServers.${request.name}.${e.message}`, { details: { field: `mcpServers.${request.name}` } });
-    }
   }
 
   private track(work: Promise<void>): void {

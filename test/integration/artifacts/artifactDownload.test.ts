@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticBytes } from '../../fixtures/fileServer.js';
 import { startDownloadGateway, type DownloadGateway } from '../../fixtures/downloadGateway.js';
@@ -91,8 +92,8 @@ describe('artifact_download through a real gateway', () => {
     const { invocationId, artifacts } = await g.search(client, ['p.pdf']);
     const base = join(g.gateway.dataDir, 'workspaces', sessionId);
     await mkdir(base, { recursive: true });
-    await symlink('/tmp', join(base, 'escape'));
-    for (const destinationPath of ['../p.pdf', 'a/../../p.pdf', '/tmp/p.pdf', 'escape/p.pdf']) {
+    await symlink(tmpdir(), join(base, 'escape'));
+    for (const destinationPath of ['../p.pdf', 'a/../../p.pdf', join(tmpdir(), 'p.pdf'), 'escape/p.pdf']) {
       const result = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id, destinationPath });
       expect(errorOf(result), destinationPath).toMatchObject({ code: 'invalid_input', details: { field: 'destinationPath' } });
     }
