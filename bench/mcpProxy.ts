@@ -1,9 +1,9 @@
 /** mcp-proxy (npm, devDependency) in front of the stdio echo server: the ungoverned proxy the gateway is compared with. */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/fixtures/freePort.js';
 
 const require = createRequire(import.meta.url);
 const PROXY_BIN = join(dirname(require.resolve('mcp-proxy/package.json')), 'dist', 'bin', 'mcp-proxy.mjs');
@@ -14,16 +14,6 @@ export interface RunningProxy {
   stop(): void;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `mcp-proxy --server stream` with its defaults, running `upstream` over stdio; resolves once it answers HTTP. */
 export async function startMcpProxy(upstream: { command: string; args: string[] }): Promise<RunningProxy> {
