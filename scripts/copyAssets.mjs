@@ -8,6 +8,8 @@ const assets = [
   ['gateway/extraction/pdfTextWorker.mjs', 'dist/gateway/extraction/pdfTextWorker.mjs'],
   ['gateway/artifacts/downloadWorker.mjs', 'dist/gateway/artifacts/downloadWorker.mjs'],
   ['gateway/artifacts/hashWorker.mjs', 'dist/gateway/artifacts/hashWorker.mjs'],
+  ['gateway/artifacts/rawHttpGet.mjs', 'dist/gateway/artifacts/rawHttpGet.mjs'],
+  ['gateway/artifacts/httpResponseReader.mjs', 'dist/gateway/artifacts/httpResponseReader.mjs'],
 ];
 for (const [from, to] of assets) {
   if (existsSync(from)) cpSync(from, to, { recursive: true });

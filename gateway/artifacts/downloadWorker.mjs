@@ -1,8 +1,8 @@
 // The byte mover of one download run: a worker_thread that sends the GET, receives the body and
 // writes it to the part file's descriptor; its own worker (hashWorker.mjs) hashes the part file a
-// few MiB behind it. Its small heap keeps the garbage collections caused by Node's per-read HTTP
-// buffers cheap and off the gateway's event loop, and receiving, writing and hashing cost the main
-// thread nothing. It decides nothing: the main thread checks every
+// MiB behind it. The socket is read into one reused buffer (rawHttpGet.mjs), so receiving allocates
+// nothing per read, and receiving, writing and hashing cost the main thread nothing.
+// It decides nothing: the main thread checks every
 // redirect, status, range and size and verifies the checksum; it opened the part file and owns it.
 // Plain JavaScript because Node 20 runs worker files without a TypeScript loader (as pdfTextWorker.mjs).
 //
@@ -22,21 +22,11 @@
 // `received` counts the bytes in the part file: every one of them written (and all but the last
 // SYNC_EVERY_BYTES or so already fdatasync'ed).
 import { fdatasync, writeSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, Worker } from 'node:worker_threads';
+import { rawGet } from './rawHttpGet.mjs';
 
 /** The main thread hears of received bytes (its stall watchdog, progress) this long after they arrive at most, in ms. */
 const HEARTBEAT_MS = 50;
-/**
- * Node's HTTP client reads into a new 64 KiB buffer each time; their tiny wrappers hardly fill the
- * young generation, so without help tens of MiB of dead buffers wait for a collection (resident
- * memory). A young-generation collection every few MiB received frees them and costs well under a
- * millisecond in this small heap. `gc` exists only in contexts made after --expose-gc is set.
- */
-const COLLECT_EVERY_BYTES = 8 << 20;
 /**
  * The part file is fdatasync'ed (on the thread pool, one at a time) after every this many bytes
  * written: the kernel would otherwise keep the whole file dirty until the commit's fsync, which then
@@ -44,8 +34,6 @@ const COLLECT_EVERY_BYTES = 8 << 20;
  * few MiB are on disk when the body ends.
  */
 const SYNC_EVERY_BYTES = 32 << 20;
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc');
 
 /**
  * The hasher is told how far the file is written every this many bytes (a message, not a chunk:
@@ -70,8 +58,8 @@ function toHasher(message) {
   hasher.postMessage(message);
 }
 
-let request;
-let response;
+/** The current GET: `{ request, answered }`; `request.stream` takes its body, `request.destroy` drops it. */
+let current;
 let reading;
 
 function post(message) {
@@ -80,45 +68,39 @@ function post(message) {
 
 function get(url, headers) {
   discard();
-  const target = new URL(url);
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  let answered = false;
-  const req = send(target, { method: 'GET', headers }, (res) => {
-    answered = true;
-    response = res;
-    post({ type: 'head', status: res.statusCode ?? 0, headers: res.headers });
-  });
-  request = req;
-  // Kept for the request's whole life: an error after the head reaches the body's reader instead.
-  req.on('error', (error) => {
-    if (!answered) {
-      answered = true;
-      post({ type: 'failed', message: error.message });
-    }
-  });
-  req.end();
+  const exchange = { answered: false };
+  current = exchange;
+  const answer = (message) => {
+    if (exchange.answered) return;
+    exchange.answered = true;
+    post(message);
+  };
+  try {
+    exchange.request = rawGet(url, headers, {
+      onHead: ({ status, headers: responseHeaders }) => answer({ type: 'head', status, headers: responseHeaders }),
+      onFailed: (message) => answer({ type: 'failed', message }),
+    });
+  } catch (error) {
+    answer({ type: 'failed', message: error.message });
+  }
 }
 
 function discard() {
-  if (response && !response.destroyed) response.destroy();
-  if (request && !request.destroyed) request.destroy();
-  response = undefined;
-  request = undefined;
+  current?.request?.destroy();
+  current = undefined;
 }
 
 /**
- * Reads the current body and appends each chunk to the part file at once (a blocking write: this
- * thread has nothing else to do; the chunk dies at once, so the young generation stays small). The
- * hasher hears every few MiB how far the file is written and hashes it from the file, so the hashes
- * asked for at the end cover exactly the bytes in the file, whatever ended the read. The read is
- * answered only when the fdatasync in flight is done: the main thread may truncate or close the
- * descriptor after 'ended'.
+ * Reads the current body and appends each run of bytes to the part file at once, straight from the
+ * socket's read buffer (a blocking write: this thread has nothing else to do). The hasher hears every
+ * MiB how far the file is written and hashes it from the file, so the hashes asked for at the end
+ * cover exactly the bytes in the file, whatever ended the read. The read is answered only when the
+ * fdatasync in flight is done: the main thread may truncate or close the descriptor after 'ended'.
  */
 function stream(fd, received, maxBytes) {
-  const res = response;
+  const request = current?.request;
   let ending;
   let beat;
-  let uncollected = 0;
   let syncing = false;
   let syncedUpTo = received;
   let syncFailure;
@@ -138,7 +120,7 @@ function stream(fd, received, maxBytes) {
     if (ending) return;
     ending = true;
     clearTimeout(beat);
-    if (outcome !== 'complete') res.destroy();
+    if (outcome !== 'complete') request?.destroy();
     ended = { outcome, message };
     answer();
   };
@@ -154,34 +136,31 @@ function stream(fd, received, maxBytes) {
     });
   };
   reading = { end };
-  res.on('data', (chunk) => {
-    if (ending) return;
-    if (received + chunk.length > maxBytes) return end('too_large', `at ${received + chunk.length} bytes`);
-    try {
-      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset, received + offset);
-    } catch (error) {
-      return end('write_failed', error.message);
-    }
-    received += chunk.length;
-    if (received - notedUpTo >= HASH_NOTE_EVERY_BYTES) {
-      notedUpTo = received;
-      toHasher({ type: 'upTo', fd, bytes: received });
-    }
-    if (!syncing && received - syncedUpTo >= SYNC_EVERY_BYTES) sync();
-    uncollected += chunk.length;
-    if (uncollected >= COLLECT_EVERY_BYTES) {
-      uncollected = 0;
-      collectGarbage({ type: 'minor' });
-    }
-    // Throttled, and trailing: the last bytes before a pause are reported too.
-    beat ??= setTimeout(() => {
-      beat = undefined;
-      if (!ending) post({ type: 'bytes', received });
-    }, HEARTBEAT_MS);
+  if (!request) return end('dropped', 'no response to read');
+  request.stream({
+    onBody: (buffer, start, finish) => {
+      if (ending) return;
+      const length = finish - start;
+      if (received + length > maxBytes) return end('too_large', `at ${received + length} bytes`);
+      try {
+        for (let offset = 0; offset < length; ) offset += writeSync(fd, buffer, start + offset, length - offset, received + offset);
+      } catch (error) {
+        return end('write_failed', error.message);
+      }
+      received += length;
+      if (received - notedUpTo >= HASH_NOTE_EVERY_BYTES) {
+        notedUpTo = received;
+        toHasher({ type: 'upTo', fd, bytes: received });
+      }
+      if (!syncing && received - syncedUpTo >= SYNC_EVERY_BYTES) sync();
+      // Throttled, and trailing: the last bytes before a pause are reported too.
+      beat ??= setTimeout(() => {
+        beat = undefined;
+        if (!ending) post({ type: 'bytes', received });
+      }, HEARTBEAT_MS);
+    },
+    onEnd: (outcome, message) => end(outcome, outcome === 'complete' ? undefined : message),
   });
-  res.once('end', () => end(res.complete ? 'complete' : 'dropped', 'the body ended early'));
-  res.on('error', (error) => end('dropped', error.message));
-  res.once('close', () => end(res.complete ? 'complete' : 'dropped', 'the connection closed'));
 }
 
 parentPort.on('message', (message) => {
@@ -199,8 +178,7 @@ parentPort.on('message', (message) => {
       return stream(message.fd, message.received, message.maxBytes);
     case 'abort':
       if (reading) return reading.end('aborted');
-      // Before the head, the request's error handler answers 'failed'.
-      if (request && !response) return request.destroy(new Error('aborted'));
+      // Before the head, the request answers 'failed'.
       return discard();
     case 'digests':
       return toHasher({ type: 'digests', fd: message.fd, bytes: message.bytes });
