@@ -224,46 +224,49 @@ ${row('scigate artifact_download', runs.gateway)}
 | plain Node.js download vs curl (the ceiling for any Node.js downloader here) | ${nodeRatio} × | |
 | gateway RSS growth during the download < 50 MB | ${round(growth, 1)} MiB (peak over idle, sampled every 50 ms; runs: ${runs.gateway.map((g) => round(g.rssGrowth / 1_048_576, 0)).join(', ')}) | ${growth < 50 ? 'met' : '**missed**'} |
 
-How scigate downloads (gateway/artifacts/downloadWorker.mjs, hashWorker.mjs, workerTransfer.ts): each
-download run has a worker thread (one is kept warm after a download that ended cleanly; starting one
-costs 60–150 ms here, begun when the call names a valid candidate, so it overlaps storing the plan and
-asking for permission: a user's decision hides it, always_allow hardly does and the first of the runs
-above pays most of it) that sends the GETs, receives the body with
-node:http(s) and appends every chunk at once to the part file with a positional write on the
-descriptor the main thread opened. Its own worker, the hasher, reads the part file back from the page
-cache a MiB or so behind it into one reused 1 MiB buffer and hashes it (sha256 and the candidate's
-algorithm), so hashing (about 120 ms of CPU per 200 MiB) no longer sits between two socket reads.
-Every 32 MiB written the worker has the thread pool fdatasync the part file while the rest arrives, so
-the commit's fsync finds little to write. The main thread keeps every decision (redirect re-checks,
-status, Range offsets, size limit, checksum, job states, progress every 1 % to the client, bytes done
-to the job's record once a second) and hears from the worker at most every 50 ms; no body byte is
-copied between threads.
+How scigate downloads (gateway/artifacts/downloadWorker.mjs, rawHttpGet.mjs, httpResponseReader.mjs,
+hashWorker.mjs, workerTransfer.ts): each download run has a worker thread (one is kept warm after a
+download that ended cleanly; starting one costs 60–150 ms here, begun when the call names a valid
+candidate, so it overlaps storing the plan and asking for permission: a user's decision hides it,
+always_allow hardly does and the first of the runs above pays most of it). The worker sends each GET
+over a connection of its own and reads the socket into one reused 1 MiB buffer (net/tls \`onread\`),
+with its own strict HTTP/1.1 response reader, and writes every run of body bytes straight from that
+buffer to the part file with a positional write on the descriptor the main thread opened: no buffer
+is allocated per read, no stream event runs per read, and nothing is left for the garbage collector.
+node:http, used before, read every 64 KiB into a new buffer through llhttp and a stream event, which
+cost the receiving thread about twice the CPU (a worker harness, alternating runs: 250–300 ms of user
+CPU per 200 MiB with node:http, 150–200 ms now) and needed forced collections to keep its resident
+memory down. Its own worker, the hasher, reads the part file back from the page cache a MiB or so
+behind it into one reused 1 MiB buffer and hashes it (sha256 and the candidate's algorithm), so
+hashing (about 120 ms of CPU per 200 MiB) never sits between two socket reads. Every 32 MiB written
+the worker has the thread pool fdatasync the part file while the rest arrives, so the commit's fsync
+finds little to write. The main thread keeps every decision (redirect re-checks, status, Range
+offsets, size limit, checksum, job states, progress every 1 % to the client, bytes done to the job's
+record once a second) and hears from the worker at most every 50 ms; no body byte is copied between
+threads.
 
-Where the time goes (temporary timestamps in the worker and on the main thread, a run of this
-benchmark on 2026-12-03 at load 7.5, warm worker, 0.93 s in all; ms after the client sent the call):
-the gateway has the call at 4; plan stored 21, authorization 22, job row 23; GET sent 26, head 32,
-first byte 34, last byte 909 (the transfer: 875 ms); fdatasync in flight done 909; digests 913 (the
-hasher finishes the last MiB while \`verifying\` is persisted); part file committed (fsync of the last
-< 32 MiB, 0400, rename, directory fsync) 922; completed row 927; answer at the client 930. The first
-run of a gateway also paid about 130 ms before its first call arrived and 136 ms of worker start.
-Before this change the commit's fsync alone took 83–137 ms (the kernel keeps a 200 MiB file dirty until
-then: dirty_background_ratio is 10 % of 24 GiB) and the receiving thread hashed every chunk between
-two socket reads. Side by side in one process (a harness running the engine + commit of the
-old and new code alternately, 10 rounds, load 6.5–8.6), the median went from 743 to 662 ms and from
-537 to 534 ms (commit 104 → 6–10 ms; the transfer itself unchanged within the noise, ± 20 % from
-round to round here).
+What the machine adds: this is a virtual machine whose kernel hands memory it has not used lately
+back to the host, and page cache written into such memory costs about 2.5 ms of system time per MiB
+(a 200 MiB file: 500–760 ms of system time in the download worker alone, against 110–150 ms into
+memory a deleted file had just freed; alternating runs of the same worker). Every downloader's file
+is therefore deleted after its run, the gateway's too; before, the gateway's downloads piled up in
+its data directory while the others' were deleted, and only the gateway paid for fresh memory. The
+gateway's RSS is sampled from /proc, so the sampling does not wake the gateway during the download.
 
-The limit: on this machine (2 cores, load average 6–15 from other work all day) a download is CPU
-bound, and the ratio follows the CPU each side needs. curl receives and writes in C with one buffer
-(about 220 ms of CPU per 200 MiB), hashes nothing and does not fsync; the file server in the bench
-process needs 120–190 ms more. scigate needs 400–500 ms: the same socket reads and page-cache copies,
-plus sha256 (120 ms, OpenSSL with the CPU's SHA instructions, as fast as \`openssl dgst\`), the
-read-back for the hasher (about 30 ms), the fdatasync's write-back (system time the curl row never
-pays), and Node's per-read 64 KiB buffers, stream events and HTTP parser (about 100 ms). With both
-cores shared by other work, (curl + server) / (scigate + server) ≈ (220 + 150) / (450 + 150) ≈ 0.62
-is roughly where the ratio lands; only spare cores let the three threads (receive and write, hash,
-fdatasync) overlap, which is what a quiet machine gives and this one did not during these runs. Doing
-the same work with curl and OpenSSL one step after the other (the second row) is slower than scigate.
+Where the time goes (temporary timestamps in the worker and in the client, 5 downloads at load 5,
+ms): the call reaches the worker's GET after 22–46 (candidate read, plan, authorization and job row
+stored; 188 on the first, which started the worker), the head is taken 3–5 later, the transfer takes
+460–730, and the answer reaches the client 16–50 after the body ended (digests, \`verifying\`
+persisted, fsync of the last < 32 MiB, 0400, rename, directory fsync, completed row). At load 3.7
+the same runs took 290–380 ms in all.
+
+The limit: the ratio is a race between CPU-bound pipelines on 2 cores, and moves with the machine's
+load more than with either side's code (the rounds above). curl receives and writes in C with one
+buffer (about 200 ms of CPU per 200 MiB), hashes nothing and does not fsync; the file server in the
+bench process needs 120–190 ms more. scigate does the same receiving and writing and, besides, sha256
+(120 ms, OpenSSL with the CPU's SHA instructions, on the hasher's thread), the read-back for the hasher
+(about 30 ms) and the fdatasync's write-back (system time the curl row never pays). Doing the same work
+with curl and OpenSSL one step after the other (the second row) is slower than scigate.
 `;
 }
 
