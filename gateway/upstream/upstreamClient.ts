@@ -111,9 +111,9 @@ export class UpstreamClient {
   async callTool(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<CallToolResult> {
     const client = await this.connected(options.signal);
     try {
-      // callTool still applies the tool's outputSchema (and the task guard); the result's shape is
-      // checked once, by parseCallToolResult, instead of by the SDK's schema and then again.
-      // (Its signature names the SDK's schemas; the loose one's output is what it really returns.)
+      // callTool still applies the tool's outputSchema and its task guard; the result's shape is
+      // checked once, by parseCallToolResult, not also by the SDK's CallToolResultSchema. (Its
+      // signature names only the SDK's schemas; the loose schema's output is what it returns.)
       const result: Record<string, unknown> = await client.callTool({ name, arguments: args }, LooseCallToolResultSchema as unknown as typeof CallToolResultSchema, {
         ...(options.signal ? { signal: options.signal } : {}),
         timeout: options.timeoutMs,

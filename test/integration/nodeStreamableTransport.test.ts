@@ -60,6 +60,9 @@ async function rawSession(): Promise<string> {
   return id;
 }
 
+/** A JSON-RPC error answer. */
+type RpcError = { jsonrpc: string; id: null; error: { code: number; message: string } };
+
 const post = (sessionId: string, body: unknown, extra: Record<string, string> = {}) =>
   fetch(gateway.mcpUrl, { method: 'POST', headers: headers({ 'mcp-session-id': sessionId, ...extra }), body: JSON.stringify(body) });
 
@@ -118,7 +121,7 @@ describe('the Node streamable HTTP transport', () => {
     expect(stream.headers.get('mcp-session-id')).toBe(session);
     const second = await get();
     expect(second.status).toBe(409);
-    expect((await second.json()).error.message).toMatch(/Only one SSE stream/);
+    expect(((await second.json()) as RpcError).error.message).toMatch(/Only one SSE stream/);
     first.abort();
     const third = await vi.waitFor(
       async () => {
@@ -138,7 +141,7 @@ describe('the Node streamable HTTP transport', () => {
     expect(closed.status).toBe(200);
     const after = await post(session, { jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(after.status).toBe(404);
-    expect((await after.json()).error.code).toBe(-32001);
+    expect(((await after.json()) as RpcError).error.code).toBe(-32001);
   });
 
   it('refuses an unknown session (404), a wrong Accept (406), a non-JSON Content-Type (415), an unknown protocol version (400) and PUT (405)', async () => {
@@ -154,7 +157,7 @@ describe('the Node streamable HTTP transport', () => {
     ];
     for (const [answer, status, words] of refusals) {
       expect(answer.status).toBe(status);
-      const body = await answer.json();
+      const body = (await answer.json()) as RpcError;
       expect(body).toMatchObject({ jsonrpc: '2.0', id: null });
       expect(body.error.message).toMatch(words);
     }
