@@ -85,10 +85,11 @@ export class NodeStreamableTransport implements Transport {
       for (const message of messages) this.onmessage?.(message, extra);
       return;
     }
+    const pending = new Set(requests.map((r) => r.id));
     // The 406 check above means the client accepts application/json: a lone request may get JSON.
-    const stream = new AnswerStream(res, { sessionId: this.sessionId, jsonAllowed: !batch, onClientGone: () => {} }).holdHeaders();
-    const answer: PostAnswer = { stream, pending: new Set(requests.map((r) => r.id)) };
-    for (const id of answer.pending) this.answers.set(id, answer);
+    const stream = new AnswerStream(res, { sessionId: this.sessionId, jsonAllowed: !batch, onClientGone: () => this.forget(answer) }).holdHeaders();
+    const answer: PostAnswer = { stream, pending };
+    for (const id of pending) this.answers.set(id, answer);
     for (const message of messages) this.onmessage?.(message, extra);
   }
 
@@ -138,17 +139,21 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
     const answer = this.answers.get(requestId);
-    if (!answer) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (!answer) {
+      // Progress or a request for a call whose client left has nowhere to go; a response is reported
+      // undeliverable, as the SDK's transport does.
+      if (response) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+      return;
+    }
     if (!response) return answer.stream.write(message, false);
     answer.pending.delete(requestId);
     this.answers.delete(requestId);
-    const last = answer.pending.size === 0;
-    // A client that left before its answer: the SDK's transport reports the undeliverable response.
-    if (answer.stream.ended) {
-      if (last) throw new Error(`No connection established for request ID: ${String(requestId)}`);
-      return;
-    }
-    answer.stream.write(message, last);
+    answer.stream.write(message, answer.pending.size === 0);
+  }
+
+  /** A POST's client left: its requests' answers go nowhere (a cancelled call is never answered, so nothing else would drop them). */
+  private forget(answer: PostAnswer): void {
+    for (const id of answer.pending) if (this.answers.get(id) === answer) this.answers.delete(id);
   }
 
   private refuse(res: ServerResponse, refusal: TransportRefusal): void {
