@@ -8,7 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
 import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
-import { jsonBody } from './httpGuards.js';
+import { readJsonBody } from './readJsonBody.js';
 import { NodeStreamableTransport } from './nodeStreamableTransport.js';
 import { answerRpcFailure, checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
@@ -48,7 +48,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const stopped = new AbortController();
   void sweepIdle(live, deps.clock, stopped.signal);
   const router = Router();
-  const readBody = jsonBody({ maxBytes: MAX_BODY_BYTES });
+  const readBody = readJsonBody({ maxBytes: MAX_BODY_BYTES });
   router.use(readBody);
 
   // Which endpoint opened each live session: a session id is only valid where it was opened.

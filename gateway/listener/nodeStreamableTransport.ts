@@ -1,79 +1,164 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { AnswerStream } from './answerStream.js';
+import { sendRpcError } from './rpcErrors.js';
+import {
+  METHOD_NOT_ALLOWED, checkGetHeaders, checkMessages, checkPostHeaders, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
+} from './streamableChecks.js';
 
-/**
- * How long an SSE answer may hold its headers back waiting for its first event. Most answers are
- * ready well within it, and then headers, event and end leave in one socket write; a call that
- * waits longer (a human deciding) gets its headers at once, so no client times out on them.
- */
-export const HEADERS_HOLD_MS = 100;
+export { HEADERS_HOLD_MS } from './answerStream.js';
 
-/**
- * The SDK's streamable HTTP transport served straight from Node's request and response. The SDK's
- * own Node wrapper goes through @hono/node-server, which builds a request listener per request and
- * flushes an SSE answer's headers alone before its body: two socket writes (and their wake-ups)
- * per tool call where one does. The protocol itself is the SDK's web-standard transport, untouched.
- */
-export class NodeStreamableTransport extends WebStandardStreamableHTTPServerTransport {
-  /** Answers one HTTP request; `parsedBody` is the JSON body already read by the router. */
-  async handleNodeRequest(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
-    const response = await this.handleRequest(webRequestOf(req, parsedBody), parsedBody === undefined ? {} : { parsedBody });
-    await writeResponse(response, res);
-  }
+export interface NodeStreamableTransportOptions {
+  /** The session id to give the client at initialize. */
+  sessionIdGenerator: () => string;
+  /** Told the session id once initialize is accepted, before its answer. */
+  onsessioninitialized?: (sessionId: string) => void | Promise<void>;
 }
 
-function webRequestOf(req: IncomingMessage, parsedBody: unknown): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  // The router has read any body; a POST without one reaches the SDK as empty (its parse error answers it).
-  const body = req.method === 'POST' && parsedBody === undefined ? '' : undefined;
-  return new Request(url, { method: req.method ?? 'GET', headers, ...(body !== undefined ? { body } : {}) });
+/** A POST's answer and the requests it still owes a response. */
+interface PostAnswer {
+  stream: AnswerStream;
+  pending: Set<RequestId>;
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
+/**
+ * The MCP streamable HTTP server transport on Node's request and response, with the protocol
+ * behaviour of the SDK's WebStandardStreamableHTTPServerTransport (stateful sessions, no event
+ * store) but none of its per-request web Request, Response and ReadableStream, and with JSON
+ * answers for lone requests that need no stream (answerStream.ts).
+ */
+export class NodeStreamableTransport implements Transport {
+  sessionId: string | undefined;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  private started = false;
+  private closed = false;
+  /** Each open request's answer, by request id. */
+  private readonly answers = new Map<RequestId, PostAnswer>();
+  private standalone: AnswerStream | undefined;
+
+  constructor(private readonly options: NodeStreamableTransportOptions) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('Transport already started');
+    this.started = true;
   }
-  const reader = response.body.getReader();
-  // A client that goes away cancels the stream: the SDK then forgets it (and stops its keep-alive).
-  const cancel = () => void reader.cancel().catch(() => {});
-  res.once('close', cancel);
-  const streaming = headers['content-type']?.startsWith('text/event-stream') === true;
-  const hold = streaming ? setTimeout(() => res.flushHeaders(), HEADERS_HOLD_MS) : undefined;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      clearTimeout(hold);
-      // Corked until the event loop's next turn: an answer's event and the end of its stream, which
-      // the SDK closes a few promise steps later, go out together.
-      res.cork();
-      setImmediate(() => res.uncork());
-      if (!res.write(value)) await drainedOrClosed(res);
+
+  /** Answers one HTTP request; `body` is the POST's JSON already checked by the router (checkRpcBody). */
+  async handleNodeRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (this.closed) return this.refuse(res, { status: 404, code: -32001, message: 'Session not found' });
+    switch (req.method) {
+      case 'POST':
+        return this.handlePost(req, res, body as JSONRPCMessage | JSONRPCMessage[]);
+      case 'GET':
+        return this.handleGet(req, res);
+      case 'DELETE':
+        return this.handleDelete(req, res);
+      default:
+        return this.refuse(res, METHOD_NOT_ALLOWED);
     }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    clearTimeout(hold);
-    res.off('close', cancel);
   }
-}
 
-function drainedOrClosed(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
+  private async handlePost(req: IncomingMessage, res: ServerResponse, body: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    const headerRefusal = checkPostHeaders(req.headers);
+    if (headerRefusal) return this.refuse(res, headerRefusal);
+    const batch = Array.isArray(body);
+    const messages = batch ? body : [body];
+    const initializing = messages.some(isInitialize);
+    const refusal = checkMessages(messages, batch, initializing) ?? (initializing ? undefined : checkSession(req.headers, this.sessionId));
+    if (refusal) return this.refuse(res, refusal);
+    if (initializing) {
+      if (this.sessionId !== undefined) return this.refuse(res, { status: 400, code: -32600, message: 'Invalid Request: Server already initialized' });
+      this.sessionId = this.options.sessionIdGenerator();
+      await this.options.onsessioninitialized?.(this.sessionId);
+      // close() may have run during the callback: nothing may register into a closed transport.
+      if (this.closed) return this.refuse(res, { status: 404, code: -32001, message: 'Session not found' });
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) {
+      // Only notifications or responses: accepted, nothing to answer.
+      res.writeHead(202).end();
+      for (const message of messages) this.onmessage?.(message, extra);
+      return;
+    }
+    const pending = new Set(requests.map((r) => r.id));
+    // The 406 check above means the client accepts application/json: a lone request may get JSON.
+    const stream = new AnswerStream(res, { sessionId: this.sessionId, jsonAllowed: !batch, onClientGone: () => this.forget(answer) }).holdHeaders();
+    const answer: PostAnswer = { stream, pending };
+    for (const id of pending) this.answers.set(id, answer);
+    for (const message of messages) this.onmessage?.(message, extra);
+  }
+
+  private handleGet(req: IncomingMessage, res: ServerResponse): void {
+    const refusal = checkGetHeaders(req.headers) ?? checkSession(req.headers, this.sessionId);
+    if (refusal) return this.refuse(res, refusal);
+    if (this.standalone) return this.refuse(res, { status: 409, code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' });
+    const stream: AnswerStream = new AnswerStream(res, {
+      sessionId: this.sessionId,
+      jsonAllowed: false,
+      // Forget the stream the client left, unless a newer one replaced it already.
+      onClientGone: () => {
+        if (this.standalone === stream) this.standalone = undefined;
+      },
+    });
+    this.standalone = stream.open();
+  }
+
+  private async handleDelete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = checkSession(req.headers, this.sessionId);
+    if (refusal) return this.refuse(res, refusal);
+    res.writeHead(200).end();
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const { stream } of this.answers.values()) stream.end();
+    this.answers.clear();
+    this.standalone?.end();
+    this.standalone = undefined;
+    this.onclose?.();
+  }
+
+  /**
+   * Routes a message: a response to the answer of its request, which ends once all its requests
+   * are answered; a message related to a request (progress, elicitation, sampling) to that
+   * request's answer; anything else to the standalone GET stream, if one is open.
+   */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const response = isResponse(message);
+    const requestId = response ? message.id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (response) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      this.standalone?.write(message, false);
+      return;
+    }
+    const answer = this.answers.get(requestId);
+    if (!answer) {
+      // Progress or a request for a call whose client left has nowhere to go; a response is reported
+      // undeliverable, as the SDK's transport does.
+      if (response) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+      return;
+    }
+    if (!response) return answer.stream.write(message, false);
+    answer.pending.delete(requestId);
+    this.answers.delete(requestId);
+    answer.stream.write(message, answer.pending.size === 0);
+  }
+
+  /** A POST's client left: its requests' answers go nowhere (a cancelled call is never answered, so nothing else would drop them). */
+  private forget(answer: PostAnswer): void {
+    for (const id of answer.pending) if (this.answers.get(id) === answer) this.answers.delete(id);
+  }
+
+  private refuse(res: ServerResponse, refusal: TransportRefusal): void {
+    this.onerror?.(new Error(refusal.message));
+    for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+    sendRpcError(res, { ...refusal, id: null });
+  }
 }

@@ -4,9 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
+import { LooseCallToolResultSchema, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
@@ -110,13 +111,16 @@ export class UpstreamClient {
   async callTool(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<CallToolResult> {
     const client = await this.connected(options.signal);
     try {
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
+      // callTool still applies the tool's outputSchema and its task guard; the result's shape is
+      // checked once, by parseCallToolResult, not also by the SDK's CallToolResultSchema. (Its
+      // signature names only the SDK's schemas; the loose schema's output is what it returns.)
+      const result: Record<string, unknown> = await client.callTool({ name, arguments: args }, LooseCallToolResultSchema as unknown as typeof CallToolResultSchema, {
         ...(options.signal ? { signal: options.signal } : {}),
         timeout: options.timeoutMs,
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-      })) as CallToolResult;
+      });
       this.deaths = 0;
-      return result;
+      return parseCallToolResult(result, this.options.id);
     } catch (error) {
       throw this.failed(client, error, options.signal);
     }

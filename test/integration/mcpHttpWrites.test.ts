@@ -56,21 +56,36 @@ function rawPost(message: object): { socket: Socket; chunks: string[] } {
   return { socket, chunks };
 }
 
-describe('/mcp writes an SSE answer with its headers (one socket write where the SDK wrapper made two)', () => {
-  it('an answer ready before the headers hold ends goes out with its headers, not after them', async () => {
+/** A raw HTTP/1.1 answer read to its end: a chunked (SSE) body's last chunk, or as many body bytes as its Content-Length. */
+function answerComplete(raw: string): boolean {
+  if (/\r\n0\r\n\r\n$/.test(raw)) return true;
+  const length = /content-length: (\d+)/i.exec(raw);
+  const head = raw.indexOf('\r\n\r\n');
+  return length !== null && head >= 0 && Buffer.byteLength(raw.slice(head + 4)) >= Number(length[1]);
+}
+
+describe('/mcp writes an answer with its headers in one socket write', () => {
+  it('a plain call answered before the headers hold ends is JSON, headers and body in one write', async () => {
     // A call of an unknown tool: a short answer, given after the broker audited it (asynchronously).
     for (let id = 10; id < 15; id++) {
       const sent = performance.now();
       const { socket, chunks } = rawPost({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
       let firstAfterMs = 0;
       socket.once('data', () => (firstAfterMs = performance.now() - sent));
-      await vi.waitFor(() => expect(chunks.join('')).toMatch(/\r\n0\r\n\r\n$/), { timeout: 60_000, interval: 10 });
+      await vi.waitFor(() => expect(answerComplete(chunks.join(''))).toBe(true), { timeout: 60_000, interval: 10 });
       socket.destroy();
       const [first] = chunks;
-      expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/event-stream/i);
-      // Headers alone first only when the answer took longer than the hold (a loaded machine).
-      if (firstAfterMs < HEADERS_HOLD_MS) expect(first).toContain(`"id":${id}`);
-      expect(chunks.join('')).toContain(`"id":${id}`);
+      const whole = chunks.join('');
+      expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      // Headers alone first only when the answer took longer than the hold (a loaded machine): then it is SSE.
+      if (firstAfterMs < HEADERS_HOLD_MS) {
+        expect(first).toMatch(/content-type: application\/json\r\n/i);
+        expect(first).toContain(`"id":${id}`);
+        const body = whole.slice(whole.indexOf('\r\n\r\n') + 4);
+        expect(Number(/content-length: (\d+)/i.exec(whole)![1])).toBe(Buffer.byteLength(body));
+        expect(JSON.parse(body)).toMatchObject({ jsonrpc: '2.0', id, result: { isError: true } });
+      }
+      expect(whole).toContain(`"id":${id}`);
     }
   });
 
@@ -81,6 +96,7 @@ describe('/mcp writes an SSE answer with its headers (one socket write where the
     // The Session asks for dangerous calls (the default): the call waits for a decision nobody makes here.
     const { socket, chunks } = rawPost({ jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: echo, arguments: { message: 'hi' } } });
     await vi.waitFor(() => expect(chunks.join('')).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n/), { timeout: 60_000, interval: 10 });
+    expect(chunks.join('')).toMatch(/content-type: text\/event-stream\r\n/i);
     expect(chunks.join('')).not.toContain('"id":20');
     socket.destroy();
   }, 120_000);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ContentBlockSchema, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { describeZodError } from '../../catalog/index.js';
+import { GatewayError } from '../core/index.js';
+
+/**
+ * What the SDK client checks of a tools/call answer before handing it over: an object, nothing
+ * more. The SDK's CallToolResultSchema walks every content block through a five-way zod union on
+ * every call; parseCallToolResult below gives the same guarantees with a plain check for the
+ * common block, so the client's own parse would only do that work twice.
+ */
+export const LooseCallToolResultSchema = z.looseObject({});
+
+/** Keys a text block may carry and still take the fast path (others go through the SDK's schema, which strips unknown ones). */
+const PLAIN_TEXT_KEYS = new Set(['type', 'text']);
+
+/**
+ * Checks an upstream's tools/call result as CallToolResultSchema would (content blocks, an object
+ * `structuredContent`, a boolean `isError`, `content` defaulting to []), returning the result;
+ * a malformed one fails as `upstream_error` naming the field, never reaching the broker.
+ */
+export function parseCallToolResult(raw: Record<string, unknown>, upstreamId: string): CallToolResult {
+  const malformed = (field: string, problem: string) =>
+    new GatewayError('upstream_error', `${upstreamId} returned a malformed tools/call result: ${field}: ${problem}`);
+  const { content = [], structuredContent, isError, _meta } = raw;
+  if (!Array.isArray(content)) throw malformed('content', 'expected an array of content blocks');
+  if (structuredContent !== undefined && !isPlainObject(structuredContent)) throw malformed('structuredContent', 'expected an object');
+  if (isError !== undefined && typeof isError !== 'boolean') throw malformed('isError', 'expected a boolean');
+  if (_meta !== undefined && !isPlainObject(_meta)) throw malformed('_meta', 'expected an object');
+  let blocks: unknown[] = content;
+  for (let i = 0; i < content.length; i++) {
+    const block: unknown = content[i];
+    if (isPlainText(block)) continue;
+    const parsed = ContentBlockSchema.safeParse(block);
+    if (!parsed.success) {
+      const { field, message } = describeZodError(parsed.error);
+      throw malformed(`content[${i}]${field ? `.${field}` : ''}`, message);
+    }
+    // Copied on the first block the schema changed (unknown keys stripped), as the SDK's parse would.
+    if (blocks === content) blocks = content.slice();
+    blocks[i] = parsed.data satisfies ContentBlock;
+  }
+  return (blocks === content && raw.content !== undefined ? raw : { ...raw, content: blocks }) as CallToolResult;
+}
+
+function isPlainText(block: unknown): boolean {
+  if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  for (const key in block) if (!PLAIN_TEXT_KEYS.has(key)) return false;
+  return true;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
+let gateway: TestGateway;
+let api: AdminApi;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  const created = await api.post('/api/mcp/servers', { name: 'Answers', transport: 'stdio', command: process.execPath, args: [fidelityServer], enabled: true });
+  expect(created.status).toBe(201);
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+/** An SDK client whose fetch records the Content-Type of each answer to a tools/call. */
+async function recordingClient(name: string): Promise<{ client: Client; callAnswerTypes: string[] }> {
+  const callAnswerTypes: string[] = [];
+  const transport = new StreamableHTTPClientTransport(new URL(gateway.mcpUrl), {
+    requestInit: { headers: { authorization: `Bearer ${gateway.token}` } },
+    fetch: async (url, init) => {
+      const answer = await fetch(url, init);
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) callAnswerTypes.push(answer.headers.get('content-type') ?? '');
+      return answer;
+    },
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  const session = await api.sessionOf(name);
+  expect((await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' })).status).toBe(200);
+  return { client, callAnswerTypes };
+}
+
+const headers = (extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${gateway.token}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  ...extra,
+});
+
+/** A raw initialize + initialized: the new session's id. */
+async function rawSession(): Promise<string> {
+  const init = await fetch(gateway.mcpUrl, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+  await init.text();
+  const id = init.headers.get('mcp-session-id')!;
+  const initialized = await post(id, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  expect(initialized.status).toBe(202);
+  return id;
+}
+
+/** A JSON-RPC error answer. */
+type RpcError = { jsonrpc: string; id: null; error: { code: number; message: string } };
+
+const post = (sessionId: string, body: unknown, extra: Record<string, string> = {}) =>
+  fetch(gateway.mcpUrl, { method: 'POST', headers: headers({ 'mcp-session-id': sessionId, ...extra }), body: JSON.stringify(body) });
+
+describe('the Node streamable HTTP transport', () => {
+  it('answers a plain tool call as application/json, and the SDK client reads it (outputSchema checked)', async () => {
+    const { client, callAnswerTypes } = await recordingClient('json-answer');
+    const result = await client.callTool({ name: 'mcp__answers__add', arguments: { a: 2, b: 3 } });
+    expect(result.structuredContent).toEqual({ sum: 5 });
+    expect(callAnswerTypes).toEqual(['application/json']);
+    await client.close();
+  });
+
+  it('answers a call that reports progress as SSE, every progress before the result', async () => {
+    const { client, callAnswerTypes } = await recordingClient('sse-answer');
+    const seen: string[] = [];
+    const result = await client.callTool({ name: 'mcp__answers__count', arguments: {} }, undefined, {
+      onprogress: (p) => void seen.push(`progress ${p.progress}`),
+      timeout: 60_000,
+    });
+    seen.push('result');
+    expect(result.content).toContainEqual({ type: 'text', text: 'counted' });
+    expect(seen).toEqual(['progress 0', 'progress 1', 'progress 2', 'result']);
+    expect(callAnswerTypes).toEqual(['text/event-stream']);
+    await client.close();
+  });
+
+  it('answers a batch of two requests as one SSE stream carrying both responses', async () => {
+    const session = await rawSession();
+    const answer = await post(session, [
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+    ]);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await answer.text()).split('\n\n').filter((e) => e.startsWith('event: message'));
+    const messages = events.map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)));
+    expect(messages.map((m) => m.id).sort()).toEqual(['a', 'b']);
+    expect(messages.find((m) => m.id === 'b').result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('accepts a notification with 202 and no body', async () => {
+    const session = await rawSession();
+    const answer = await post(session, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    expect(answer.status).toBe(202);
+    expect(await answer.text()).toBe('');
+  });
+
+  it('opens one standalone GET stream per session: a second is 409, and one the client left is forgotten', async () => {
+    const session = await rawSession();
+    const get = (signal?: AbortSignal) =>
+      fetch(gateway.mcpUrl, { headers: { ...headers({ 'mcp-session-id': session }), accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
+    const first = new AbortController();
+    const stream = await get(first.signal);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect(stream.headers.get('mcp-session-id')).toBe(session);
+    const second = await get();
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as RpcError).error.message).toMatch(/Only one SSE stream/);
+    first.abort();
+    const third = await vi.waitFor(
+      async () => {
+        const answer = await get(AbortSignal.timeout(60_000));
+        if (answer.status !== 200) throw new Error(`still ${answer.status}`);
+        return answer;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    expect(third.headers.get('content-type')).toBe('text/event-stream');
+    await third.body?.cancel();
+  });
+
+  it('closes the session on DELETE: the next request is 404', async () => {
+    const session = await rawSession();
+    const closed = await fetch(gateway.mcpUrl, { method: 'DELETE', headers: headers({ 'mcp-session-id': session }) });
+    expect(closed.status).toBe(200);
+    const after = await post(session, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(after.status).toBe(404);
+    expect(((await after.json()) as RpcError).error.code).toBe(-32001);
+  });
+
+  it('refuses an unknown session (404), a wrong Accept (406), a non-JSON Content-Type (415), an unknown protocol version (400) and PUT (405)', async () => {
+    const unknown = await post('ses_nope', { jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(unknown.status).toBe(404);
+    const session = await rawSession();
+    const refusals: Array<[Response, number, RegExp]> = [
+      [await post(session, { jsonrpc: '2.0', id: 3, method: 'ping' }, { accept: 'application/json' }), 406, /Not Acceptable/],
+      [await fetch(gateway.mcpUrl, { headers: { ...headers({ 'mcp-session-id': session }), accept: 'application/json' } }), 406, /text\/event-stream/],
+      [await post(session, { jsonrpc: '2.0', id: 4, method: 'ping' }, { 'content-type': 'application/vnd.api+json' }), 415, /Content-Type/],
+      [await post(session, { jsonrpc: '2.0', id: 5, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' }), 400, /Unsupported protocol version/],
+      [await fetch(gateway.mcpUrl, { method: 'PUT', headers: headers({ 'mcp-session-id': session }), body: '{}' }), 405, /Method not allowed/],
+    ];
+    for (const [answer, status, words] of refusals) {
+      expect(answer.status).toBe(status);
+      const body = (await answer.json()) as RpcError;
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null });
+      expect(body.error.message).toMatch(words);
+    }
+    // The session survives its refused requests.
+    const ping = await post(session, { jsonrpc: '2.0', id: 6, method: 'ping' });
+    expect(ping.headers.get('content-type')).toBe('application/json');
+    expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
+  });
+});

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableTransport } from '../../gateway/listener/nodeStreamableTransport.js';
+
+/** The transport alone on a loopback Node server: what it receives is recorded, nothing answers unless the test sends. */
+async function serve(): Promise<{ url: string; transport: NodeStreamableTransport; received: JSONRPCMessage[]; server: Server }> {
+  const transport = new NodeStreamableTransport({ sessionIdGenerator: () => 'ses_alone' });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => void received.push(message);
+  await transport.start();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void transport.handleNodeRequest(req, res, chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, transport, received, server };
+}
+
+let opened: Server | undefined;
+afterEach(async () => {
+  opened?.closeAllConnections();
+  await new Promise<void>((resolve) => (opened ? opened.close(() => resolve()) : resolve()));
+  opened = undefined;
+});
+
+const headers = (session?: string) => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  ...(session ? { 'mcp-session-id': session } : {}),
+});
+
+async function initialize(url: string, transport: NodeStreamableTransport): Promise<void> {
+  const init = fetch(url, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'alone', version: '1' } } }),
+  });
+  await vi.waitFor(() => expect(transport.sessionId).toBe('ses_alone'), { timeout: 60_000 });
+  await transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, serverInfo: { name: 's', version: '1' } } });
+  const answer = await init;
+  expect(answer.headers.get('content-type')).toBe('application/json');
+  expect(answer.headers.get('mcp-session-id')).toBe('ses_alone');
+}
+
+describe('NodeStreamableTransport on its own', () => {
+  it('routes a related message to its request\'s stream and an unrelated one to the standalone stream', async () => {
+    const { url, transport, received, server } = await serve();
+    opened = server;
+    await initialize(url, transport);
+    const standalone = await fetch(url, { headers: { ...headers('ses_alone'), accept: 'text/event-stream' } });
+    const call = fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't' } }) });
+    await vi.waitFor(() => expect(received.some((m) => 'id' in m && m.id === 7)).toBe(true), { timeout: 60_000 });
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, { relatedRequestId: 7 });
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await transport.send({ jsonrpc: '2.0', id: 7, result: { content: [] } });
+    const answer = await call;
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    const events = await answer.text();
+    expect(events.indexOf('notifications/progress')).toBeGreaterThan(-1);
+    expect(events.indexOf('notifications/progress')).toBeLessThan(events.indexOf('"id":7'));
+    expect(events).not.toContain('list_changed');
+    const reader = standalone.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('notifications/tools/list_changed');
+    await reader.cancel();
+  });
+
+  it('forgets a request whose client left: its progress goes nowhere, its response is reported undeliverable', async () => {
+    const { url, transport, received, server } = await serve();
+    opened = server;
+    await initialize(url, transport);
+    const gone = new AbortController();
+    const call = fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 't' } }), signal: gone.signal });
+    await vi.waitFor(() => expect(received.some((m) => 'id' in m && m.id === 8)).toBe(true), { timeout: 60_000 });
+    gone.abort();
+    await expect(call).rejects.toThrow();
+    await vi.waitFor(() => expect(transport.send({ jsonrpc: '2.0', id: 8, result: { content: [] } })).rejects.toThrow(/No connection established for request ID: 8/), { timeout: 60_000 });
+    await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 2 } }, { relatedRequestId: 8 })).resolves.toBeUndefined();
+  });
+
+  it('ends a held answer when the transport closes, and refuses requests after it', async () => {
+    const { url, transport, received, server } = await serve();
+    opened = server;
+    await initialize(url, transport);
+    let closed = 0;
+    transport.onclose = () => void (closed += 1);
+    const call = fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) });
+    await vi.waitFor(() => expect(received.some((m) => 'id' in m && m.id === 9)).toBe(true), { timeout: 60_000 });
+    await transport.close();
+    const answer = await call;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('');
+    expect(closed).toBe(1);
+    const after = await fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' }) });
+    expect(after.status).toBe(404);
+  });
+});

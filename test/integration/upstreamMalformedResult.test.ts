@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+const malformedServer = fileURLToPath(new URL('../fixtures/servers/malformedResultServer.mjs', import.meta.url));
+let gateway: TestGateway;
+let api: AdminApi;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  const created = await api.post('/api/mcp/servers', { name: 'Malformed', transport: 'stdio', command: process.execPath, args: [malformedServer], enabled: true });
+  expect(created.status).toBe(201);
+});
+afterAll(async () => {
+  await gateway?.dispose();
+});
+
+describe("an upstream's malformed tools/call result", () => {
+  it('ends as a structured upstream_error naming the field; valid text and image results pass; the gateway keeps serving', async () => {
+    const agent = await gateway.connect({ name: 'agent-malformed' });
+    const session = await api.sessionOf('agent-malformed');
+    await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
+    const bad = (await agent.callTool({ name: 'mcp__malformed__bad', arguments: {} })) as any;
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent.error.code).toBe('upstream_error');
+    expect(bad.structuredContent.error.message).toMatch(/malformed tools\/call result: content\[0\]\.text/);
+    expect(JSON.stringify(bad)).not.toMatch(/\bat .*\.[jt]s:\d+/);
+    const image = (await agent.callTool({ name: 'mcp__malformed__image', arguments: {} })) as any;
+    expect(image.content).toContainEqual({ type: 'image', data: 'aGk=', mimeType: 'image/png' });
+    const good = (await agent.callTool({ name: 'mcp__malformed__good', arguments: {} })) as any;
+    expect(good.isError).toBeFalsy();
+    expect(good.content).toContainEqual({ type: 'text', text: 'fine' });
+    const { body } = await api.get(`/api/sessions/${session.id}/invocations`);
+    const outcomes = body.invocations.map((i: any) => i.errorCode ?? i.outcome);
+    expect(outcomes).toContain('upstream_error');
+  });
+});

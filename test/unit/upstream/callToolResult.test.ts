@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { GatewayError } from '../../../gateway/core/index.js';
+import { parseCallToolResult } from '../../../gateway/upstream/callToolResult.js';
+
+const parse = (raw: Record<string, unknown>) => parseCallToolResult(raw, 'srv');
+
+function refusal(raw: Record<string, unknown>): GatewayError {
+  try {
+    parse(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error('accepted a malformed result');
+}
+
+describe('parseCallToolResult: the SDK schema\'s guarantees, one check per call', () => {
+  it('returns a plain text result as it came, without copying it', () => {
+    const raw = { content: [{ type: 'text', text: 'hi' }], structuredContent: { n: 1 }, isError: false, _meta: { t: 1 } };
+    expect(parse(raw)).toBe(raw);
+  });
+
+  it('defaults a missing content to [] as CallToolResultSchema does', () => {
+    expect(parse({ structuredContent: { n: 1 } })).toEqual(CallToolResultSchema.parse({ structuredContent: { n: 1 } }));
+  });
+
+  it('checks other blocks with the SDK schema: same output as its parse, unknown keys stripped', () => {
+    const raw = {
+      content: [
+        { type: 'text', text: 'a', annotations: { priority: 1 }, extra: 'dropped' },
+        { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///x', name: 'x' },
+      ],
+    };
+    const parsed = parse(raw);
+    expect(parsed).toEqual(CallToolResultSchema.parse(raw));
+    expect(parsed.content[0]).not.toHaveProperty('extra');
+    expect(raw.content[0]).toHaveProperty('extra');
+  });
+
+  it('refuses malformed results as upstream_error naming the field, where the SDK schema refuses them', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ content: 'text' }, /content: expected an array/],
+      [{ content: [{ type: 'text', text: 42 }] }, /content\[0\]\.text/],
+      [{ content: [{ type: 'text', text: 'ok' }, { type: 'video', url: 'x' }] }, /content\[1\]/],
+      [{ content: [null] }, /content\[0\]/],
+      [{ content: [], structuredContent: [1, 2] }, /structuredContent: expected an object/],
+      [{ content: [], isError: 'yes' }, /isError: expected a boolean/],
+      [{ content: [], _meta: 'm' }, /_meta: expected an object/],
+    ];
+    for (const [raw, field] of cases) {
+      expect(CallToolResultSchema.safeParse(raw).success).toBe(false);
+      const error = refusal(raw);
+      expect(error.code).toBe('upstream_error');
+      expect(error.message).toMatch(/^srv returned a malformed tools\/call result: /);
+      expect(error.message).toMatch(field);
+    }
+  });
+});
