@@ -9,10 +9,8 @@
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,19 +38,11 @@ async function makeFile(dir: string): Promise<{ path: string; sha256: string }> 
   return { path, sha256: hash.digest('hex') };
 }
 
-/** Serves the file with Range support, streamed from disk. */
-async function serveFile(path: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    res.writeHead(range ? 206 : 200, {
-      'content-length': String(SIZE - start), 'content-type': 'application/octet-stream',
-      ...(range ? { 'content-range': `bytes ${start}-${SIZE - 1}/${SIZE}` } : {}),
-    });
-    createReadStream(path, { start, highWaterMark: 256 * 1024 }).pipe(res);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+/** Starts the file server (bench/downloadFileServer.ts) in its own process. */
+async function serveFile(path: string): Promise<{ server: ChildProcess; origin: string }> {
+  const server = fork(here('./downloadFileServer.js'), [path, String(SIZE)], { stdio: 'inherit' });
+  const { origin } = await new Promise<{ origin: string }>((resolve) => server.once('message', resolve as never));
+  return { server, origin };
 }
 
 interface Run {
@@ -172,7 +162,7 @@ export async function runDownloadBench(): Promise<string> {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.send({ type: 'stop' });
     await exited;
-    server.close();
+    server.kill();
     await rm(ready.dataDir, { recursive: true, force: true });
     return renderSection(runs, { before: loadBefore, after: loadAfter });
   } finally {
@@ -199,7 +189,7 @@ function renderSection(runs: { curl: Run[]; curlVerified: Run[]; node: Run[]; ga
 ## Download: artifact_download of a 200 MiB file vs \`curl -o\` (${new Date().toISOString().slice(0, 10)})
 
 Made by bench/downloadBench.ts (\`npm run bench\`, or alone: \`npm run build && node dist/bench/downloadBench.js\`):
-a loopback file server streams ${SIZE} random bytes from disk; \`curl -s -o\`, the same followed by what
+a loopback file server (its own process, bench/downloadFileServer.ts) streams ${SIZE} random bytes from disk; \`curl -s -o\`, the same followed by what
 scigate does besides receiving (sha256 of the file with OpenSSL, fsync with \`sync FILE\`), a plain Node.js download
 (bench/nodeHttpDownload.ts: node:http piped to a file, sha256 on the way, fsync; the physical limit of a
 Node.js downloader on this machine) and scigate's artifact_download (SDK client → gateway child process;
