@@ -243,17 +243,23 @@ is therefore deleted after its run, the gateway's too; before, the gateway's dow
 its data directory while the others' were deleted, and only the gateway paid for fresh memory. The
 gateway's RSS is sampled from /proc, so the sampling does not wake the gateway during the download.
 
-Where the time goes (temporary timestamps in the worker and in the client, 5 downloads at load 5,
-ms): the call reaches the worker's GET after 22–46 (candidate read, plan, authorization and job row
-stored; 188 on the first, which started the worker), the head is taken 3–5 later, the transfer takes
-460–730, and the answer reaches the client 16–50 after the body ended (digests, \`verifying\`
-persisted, fsync of the last < 32 MiB, 0400, rename, directory fsync, completed row). At load 3.7
-the same runs took 290–380 ms in all.
+Where the time goes (temporary timestamps in the gateway, the worker and the client; 4 downloads from a
+separate file server at load 0.6, a warm worker; ms after the client sent the call): the artifact tool
+starts at 2–4, the offered candidate is read at 2–4, the plan stored at 4–7, the authorization at 5–9,
+the job row and the part file at 6–10, \`running\` persisted and the GET sent at 8–13, the head taken
+2–3 later; the transfer takes 250–330; the body's end is followed by the digests and \`verifying\` in
+1, the part file's commit (fsync of the last < 32 MiB, 0400, rename, directory fsync) in 6–9, and the
+answer at the client 3–6 later: 276–355 in all. A first download also starts the worker (about 150).
+Changing when the part file is fdatasync'ed (every 8, 16 or 64 MiB instead of 32), telling the hasher
+every 4 MiB instead of every MiB, not reading the file back for the hasher or not hashing at all moved
+the worker's time by less than its spread from run to run (alternating runs, 5 each, quiet machine).
+The receiving alone (rawHttpGet.mjs writing to a file, no hashing, no fsync) takes 170–280 ms, as long
+as \`curl -o\` (230–350 ms with its process start).
 
 The limit: the ratio is a race between CPU-bound pipelines on 2 cores, and moves with the machine's
 load more than with either side's code (the rounds above). curl receives and writes in C with one
-buffer (about 200 ms of CPU per 200 MiB), hashes nothing and does not fsync; the file server in the
-bench process needs 120–190 ms more. scigate does the same receiving and writing and, besides, sha256
+buffer (about 200 ms of CPU per 200 MiB), hashes nothing and does not fsync; the file server's process
+needs 120–190 ms more. scigate does the same receiving and writing and, besides, sha256
 (120 ms, OpenSSL with the CPU's SHA instructions, on the hasher's thread), the read-back for the hasher
 (about 30 ms) and the fdatasync's write-back (system time the curl row never pays). Doing the same work
 with curl and OpenSSL one step after the other (the second row) is slower than scigate.
