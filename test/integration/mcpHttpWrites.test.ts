@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, type Socket } from 'node:net';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { adminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
 import { HEADERS_HOLD_MS } from '../../gateway/listener/nodeStreamableTransport.js';
+import { mcpHeaders, rawMcpSession } from '../fixtures/rawMcp.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 let gateway: TestGateway;
@@ -17,31 +17,8 @@ afterAll(async () => {
   await gateway?.dispose();
 });
 
-const headers = (extra: Record<string, string> = {}) => ({
-  authorization: `Bearer ${gateway.token}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-  ...extra,
-});
-
-async function initialize(): Promise<string> {
-  const init = await fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify({
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-writes', version: '1.0.0' } },
-    }),
-  });
-  await init.text();
-  const id = init.headers.get('mcp-session-id')!;
-  const initialized = await fetch(gateway.mcpUrl, {
-    method: 'POST', headers: headers({ 'mcp-session-id': id }), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  expect(initialized.status).toBe(202);
-  return id;
-}
+const headers = (extra: Record<string, string> = {}) => mcpHeaders(gateway, extra);
+const initialize = () => rawMcpSession(gateway, 'raw-writes');
 
 /** Sends one JSON-RPC request on a raw socket and records each chunk the client's socket reads. */
 function rawPost(message: object): { socket: Socket; chunks: string[] } {

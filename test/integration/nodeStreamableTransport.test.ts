@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { mcpHeaders, mcpPost, rawMcpSession } from '../fixtures/rawMcp.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
 const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
@@ -38,33 +38,13 @@ async function recordingClient(name: string): Promise<{ client: Client; callAnsw
   return { client, callAnswerTypes };
 }
 
-const headers = (extra: Record<string, string> = {}) => ({
-  authorization: `Bearer ${gateway.token}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-  ...extra,
-});
-
-/** A raw initialize + initialized: the new session's id. */
-async function rawSession(): Promise<string> {
-  const init = await fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-  });
-  await init.text();
-  const id = init.headers.get('mcp-session-id')!;
-  const initialized = await post(id, { jsonrpc: '2.0', method: 'notifications/initialized' });
-  expect(initialized.status).toBe(202);
-  return id;
-}
+const headers = (extra: Record<string, string> = {}) => mcpHeaders(gateway, extra);
+const rawSession = () => rawMcpSession(gateway, 'raw');
 
 /** A JSON-RPC error answer. */
 type RpcError = { jsonrpc: string; id: null; error: { code: number; message: string } };
 
-const post = (sessionId: string, body: unknown, extra: Record<string, string> = {}) =>
-  fetch(gateway.mcpUrl, { method: 'POST', headers: headers({ 'mcp-session-id': sessionId, ...extra }), body: JSON.stringify(body) });
+const post = (sessionId: string, body: unknown, extra: Record<string, string> = {}) => mcpPost(gateway, sessionId, body, extra);
 
 describe('the Node streamable HTTP transport', () => {
   it('answers a plain tool call as application/json, and the SDK client reads it (outputSchema checked)', async () => {
