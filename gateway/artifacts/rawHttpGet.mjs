@@ -3,7 +3,7 @@
 // node:https (the default CA store, NODE_EXTRA_CA_CERTS included). After the head the socket is
 // paused until the caller takes the body (`stream`) or drops it, so an undecided body waits in the
 // kernel's buffers, not in memory. Plain JavaScript: worker files run without a TypeScript loader.
-import { connect as netConnect } from 'node:net';
+import { isIP, connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { HttpResponseReader } from './httpResponseReader.mjs';
 
@@ -26,8 +26,10 @@ export function rawGet(url, headers, { onHead, onFailed }, { ca } = {}) {
   const request = requestBytes(target, headers);
   let headSeen = false;
   let consumer;
+  /** Body bytes, and how the response ended, while no consumer has taken the body yet. */
   let held = [];
   let heldBytes = 0;
+  let heldEnd;
   let ended = false;
   const end = (outcome, message) => {
     if (ended) return;
@@ -35,7 +37,7 @@ export function rawGet(url, headers, { onHead, onFailed }, { ca } = {}) {
     socket.destroy();
     if (!headSeen) onFailed(message ?? 'the connection closed before a response');
     else if (consumer) consumer.onEnd(outcome, message);
-    else held.push({ outcome, message });
+    else heldEnd = { outcome, message };
   };
   const reader = new HttpResponseReader({
     onHead: (head) => {
@@ -68,7 +70,7 @@ export function rawGet(url, headers, { onHead, onFailed }, { ca } = {}) {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const socket =
     target.protocol === 'https:'
-      ? tlsConnect({ host, port, servername: isIp(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread, ...(ca ? { ca } : {}) })
+      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread, ...(ca ? { ca } : {}) })
       : netConnect({ host, port, onread });
   socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(request));
   socket.on('error', (error) => end('dropped', error.message));
@@ -80,15 +82,12 @@ export function rawGet(url, headers, { onHead, onFailed }, { ca } = {}) {
       consumer = next;
       const pending = held;
       held = [];
-      for (const item of pending) {
-        if (Buffer.isBuffer(item)) {
-          try {
-            next.onBody(item, 0, item.length);
-          } catch (error) {
-            return end('dropped', error.message);
-          }
-        } else return next.onEnd(item.outcome, item.message);
+      try {
+        for (const bytes of pending) next.onBody(bytes, 0, bytes.length);
+      } catch (error) {
+        return ended ? next.onEnd('dropped', error.message) : end('dropped', error.message);
       }
+      if (heldEnd) return next.onEnd(heldEnd.outcome, heldEnd.message);
       if (!ended) socket.resume();
     },
     destroy(message = 'aborted') {
@@ -106,8 +105,4 @@ function requestBytes(target, headers) {
     text += `${name}: ${value}\r\n`;
   }
   return Buffer.from(`${text}Connection: close\r\n\r\n`, 'latin1');
-}
-
-function isIp(host) {
-  return /^[\d.]+$/.test(host) || host.includes(':');
 }

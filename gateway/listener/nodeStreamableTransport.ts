@@ -4,7 +4,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { AnswerStream } from './answerStream.js';
 import { sendRpcError } from './rpcErrors.js';
 import {
-  METHOD_NOT_ALLOWED, checkGetHeaders, checkMessages, checkPostHeaders, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
+  METHOD_NOT_ALLOWED, SESSION_NOT_FOUND, checkGetHeaders, checkMessages, checkPostHeaders, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
 } from './streamableChecks.js';
 
 export { HEADERS_HOLD_MS } from './answerStream.js';
@@ -49,7 +49,7 @@ export class NodeStreamableTransport implements Transport {
 
   /** Answers one HTTP request; `body` is the POST's JSON already checked by the router (checkRpcBody). */
   async handleNodeRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (this.closed) return this.refuse(res, { status: 404, code: -32001, message: 'Session not found' });
+    if (this.closed) return this.refuse(res, SESSION_NOT_FOUND);
     switch (req.method) {
       case 'POST':
         return this.handlePost(req, res, body as JSONRPCMessage | JSONRPCMessage[]);
@@ -75,7 +75,7 @@ export class NodeStreamableTransport implements Transport {
       this.sessionId = this.options.sessionIdGenerator();
       await this.options.onsessioninitialized?.(this.sessionId);
       // close() may have run during the callback: nothing may register into a closed transport.
-      if (this.closed) return this.refuse(res, { status: 404, code: -32001, message: 'Session not found' });
+      if (this.closed) return this.refuse(res, SESSION_NOT_FOUND);
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const requests = messages.filter(isRequest);

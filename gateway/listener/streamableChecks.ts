@@ -46,12 +46,15 @@ export function checkMessages(messages: readonly JSONRPCMessage[], batch: boolea
   return undefined;
 }
 
+/** A request for a session this transport does not (or no longer) serve (404). */
+export const SESSION_NOT_FOUND: TransportRefusal = { status: 404, code: -32001, message: 'Session not found' };
+
 /** Any request after initialize names this session (400 missing, 404 another) and a supported protocol version (400). */
 export function checkSession(headers: IncomingHttpHeaders, sessionId: string | undefined): TransportRefusal | undefined {
   if (sessionId === undefined) return refusal(400, -32000, 'Bad Request: Server not initialized');
   const named = headers['mcp-session-id'];
   if (!named) return refusal(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-  if (named !== sessionId) return refusal(404, -32001, 'Session not found');
+  if (named !== sessionId) return SESSION_NOT_FOUND;
   const version = headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     return refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);

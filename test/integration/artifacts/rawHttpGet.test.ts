@@ -75,7 +75,7 @@ describe('rawGet: the download worker’s HTTP client', () => {
     expect(seen.at(-1)).toMatchObject({ accept: '*/*', range: 'bytes=0-', connection: 'close', host: `127.0.0.1:${(http.address() as AddressInfo).port}` });
   });
 
-  it('holds the body in the kernel while the head is being decided, then receives all of it', async () => {
+  it('delivers the whole body when it is taken 300 ms after its head (the bytes wait, none are lost)', async () => {
     const got = await fetchRaw(`${origin(http, 'http')}/plain`, { waitMs: 300 });
     expect(got.outcome).toBe('complete');
     expect(got.body.equals(body)).toBe(true);
