@@ -187,7 +187,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(options.workspace ? { workspace: options.workspace } : {}),
     close: async () => {
       await liveness.stop();
-      customServers.close();
+      await customServers.close();
       events.disconnect();
       await extraction?.workers.close();
       await registry.close();

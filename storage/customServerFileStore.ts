@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { customServerFileSchema, type CustomServerConfig } from '../catalog/index.js';
 import { describeZodError } from '../catalog/index.js';
 import type { CustomServerStore } from '../gateway/core/index.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { SerialFileWriter } from './serialFileWriter.js';
 import { decryptFile, encryptFile } from './encryptedFile.js';
 import { resolveSecretKey } from './secretKey.js';
 
@@ -17,7 +17,7 @@ export const ENCRYPTED_FILES = [CUSTOM_SERVERS_FILE, OAUTH_LOGINS_FILE] as const
  * Saves are queued and each is temp file → fsync → rename, mode 0600.
  */
 export class CustomServerFileStore implements CustomServerStore {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly writer: SerialFileWriter;
 
   private constructor(
     private readonly path: string,
@@ -25,7 +25,9 @@ export class CustomServerFileStore implements CustomServerStore {
     readonly keyPath: string,
     /** The data directory's key; `mcp-oauth.enc` is encrypted under it too. */
     readonly key: Buffer,
-  ) {}
+  ) {
+    this.writer = new SerialFileWriter(path);
+  }
 
   /**
    * Opens the store in `dataDir` under its `model-secrets.key` (created on first use) or `keyFile`;
@@ -58,8 +60,11 @@ export class CustomServerFileStore implements CustomServerStore {
 
   save(servers: CustomServerConfig[]): Promise<void> {
     const bytes = encryptFile(this.key, JSON.stringify({ version: 1, servers }), CUSTOM_SERVERS_FILE);
-    const write = this.queue.then(() => writeFileAtomic(this.path, bytes));
-    this.queue = write.catch(() => {});
-    return write;
+    return this.writer.write(bytes);
+  }
+
+  /** Waits for the save in flight and refuses later ones (the gateway is stopping). */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { OAuthLoginStore, StoredOAuthLogin } from '../gateway/core/index.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { SerialFileWriter } from './serialFileWriter.js';
 import { OAUTH_LOGINS_FILE } from './customServerFileStore.js';
 import { decryptFile, encryptFile } from './encryptedFile.js';
 import { SECRET_KEY_FILE } from './secretKey.js';
@@ -27,14 +27,16 @@ const fileSchema = z.object({ version: z.literal(1), logins: z.record(z.string()
  * same `model-secrets.key` as the server config, each save temp file → fsync → rename, mode 0600.
  */
 export class OAuthLoginFileStore implements OAuthLoginStore {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly writer: SerialFileWriter;
   private logins: Record<string, StoredOAuthLogin> = {};
 
   private constructor(
     private readonly path: string,
     private readonly keyPath: string,
     private readonly key: Buffer,
-  ) {}
+  ) {
+    this.writer = new SerialFileWriter(path);
+  }
 
   /** Opens the store under `key` (the caller loads it from `keyPath`); rejects now if the saved file cannot be read. */
   static async open(dataDir: string, key: Buffer, keyPath = join(dataDir, SECRET_KEY_FILE)): Promise<OAuthLoginFileStore> {
@@ -53,9 +55,12 @@ export class OAuthLoginFileStore implements OAuthLoginStore {
     else delete next[serverId];
     this.logins = next;
     const bytes = encryptFile(this.key, JSON.stringify({ version: 1, logins: next }), OAUTH_LOGINS_FILE);
-    const write = this.queue.then(() => writeFileAtomic(this.path, bytes));
-    this.queue = write.catch(() => {});
-    return write;
+    return this.writer.write(bytes);
+  }
+
+  /** Waits for the save in flight and refuses later ones (the gateway is stopping). */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   private async read(): Promise<Record<string, StoredOAuthLogin>> {

@@ -18,7 +18,7 @@ export interface EncryptedStores {
 }
 
 /** Opens `custom-mcp-servers.enc` and `mcp-oauth.enc` under the data directory's `model-secrets.key` (or `keyFile`). */
-export async function openEncryptedStores(dataDir: string, keyFile?: string): Promise<EncryptedStores> {
+export async function openEncryptedStores(dataDir: string, keyFile?: string): Promise<{ customServerStore: CustomServerFileStore; oauthLogins: OAuthLoginFileStore }> {
   const customServerStore = await CustomServerFileStore.open(dataDir, keyFile);
   const oauthLogins = await OAuthLoginFileStore.open(dataDir, customServerStore.key, customServerStore.keyPath);
   return { customServerStore, oauthLogins };
@@ -72,6 +72,8 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage 
     oauthLogins,
     close: async () => {
       try {
+        // Saves still queued land before the stop resolves; none start after it.
+        await Promise.all([customServerStore.close(), oauthLogins.close()]);
         await audit.close();
       } finally {
         await database.close();

@@ -23,18 +23,17 @@ import { CUSTOM_SERVERS_CHANGED, startCustomServerSync, type CustomServerSync } 
 export class CustomServers {
   private readonly states = new Map<string, ServerState>();
   private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
   /** One OAuth manager per OAuth server, shared by its catalog client, connection tests and the Inspector. */
   readonly oauth: CustomOAuth;
   private startupDiscovery: Promise<void> = Promise.resolve();
   private sync: CustomServerSync | undefined;
+  private readonly urlPolicy: CustomUrlPolicy;
 
   constructor(private readonly deps: CustomServersDeps) {
     const { clock, log, secrets, events, oauthLogins } = deps;
+    this.urlPolicy = deps.urlPolicy ?? { allowPrivate: false };
     this.oauth = new CustomOAuth({ clock, log, secrets, ...(events ? { events } : {}), ...(oauthLogins ? { store: oauthLogins } : {}) });
-  }
-
-  private get urlPolicy(): CustomUrlPolicy {
-    return this.deps.urlPolicy ?? { allowPrivate: false };
   }
 
   /** Loads the saved servers and registers their Source IDs; enabled ones are discovered in the background. */
@@ -54,9 +53,11 @@ export class CustomServers {
     this.sync = startCustomServerSync({ store, log, reload: () => this.reload(), ...(events ? { events } : {}) });
   }
 
-  /** Stops following the other replicas' changes (the gateway is closing). */
-  close(): void {
+  /** Closing: stops following other replicas and background discovery; resolves once a save in progress is on disk. */
+  async close(): Promise<void> {
+    this.closed = true;
     this.sync?.stop();
+    await this.chain;
   }
 
   /** Resolves once the changes other replicas made so far are live here (at once for a store only this process writes). */
@@ -281,7 +282,7 @@ export class CustomServers {
   }
 
   private async rediscover(state: ServerState, revision: number): Promise<void> {
-    const current = () => state.revision === revision && this.states.get(state.config.id) === state && state.config.enabled;
+    const current = () => !this.closed && state.revision === revision && this.states.get(state.config.id) === state && state.config.enabled;
     for (let attempt = 1; attempt < CUSTOM_SERVER_MAX_FAILURES; attempt++) {
       if (!current() || state.stoppedReason !== undefined) return;
       // Refused for want of a login or a scope: asking again changes nothing; the next login rediscovers.
@@ -292,7 +293,7 @@ export class CustomServers {
   }
 
   private async acceptFirstDiscovery(state: ServerState, revision: number): Promise<void> {
-    const pending = () => state.revision === revision && this.states.get(state.config.id) === state && state.config.acceptedTools === undefined && state.definitions;
+    const pending = () => !this.closed && state.revision === revision && this.states.get(state.config.id) === state && state.config.acceptedTools === undefined && state.definitions;
     if (!pending()) return;
     // Replicas sharing the store all discover a new server; the first to save accepts its tools, and
     // one whose save meets that (a conflict) takes the accepted tools it saved instead.
@@ -312,7 +313,7 @@ export class CustomServers {
   /** The client gave up: the server is saved disabled, with the reason shown in its status. */
   private disableAfterFailures(state: ServerState, revision: number, reason: string): Promise<void> {
     return this.exclusive(async () => {
-      if (state.revision !== revision || this.states.get(state.config.id) !== state) return;
+      if (this.closed || state.revision !== revision || this.states.get(state.config.id) !== state) return;
       state.stoppedReason = reason;
       if (state.config.enabled) {
         state.config = { ...state.config, enabled: false, updatedAt: this.now() };

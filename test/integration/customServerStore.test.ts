@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CustomServerConfig } from '../../catalog/index.js';
+import { silentLogger } from '../../gateway/core/index.js';
 import { CustomServerFileStore } from '../../storage/index.js';
+import { openStorage } from '../../storage/openStorage.js';
 
 const SECRET_ENV = 'sk-live-ENV-5f9c2e71';
 const SECRET_HEADER = 'Bearer HDR-a81d44c0';
@@ -78,5 +80,21 @@ describe('custom-mcp-servers.enc', () => {
     const store = await CustomServerFileStore.open(dir);
     await Promise.all(Array.from({ length: 6 }, (_, i) => store.save(servers(`name ${i}`))));
     expect((await store.load())[0]!.name).toBe('name 5');
+  });
+});
+
+describe('closing the embedded store', () => {
+  it('waits for the saves of the secret files in flight and refuses later ones, so nothing lands in a stopped gateway data directory', async () => {
+    const storage = await openStorage({ dataDir: dir, log: silentLogger });
+    const login = { signature: 's', redirectUri: 'http://127.0.0.1/cb', clientInformation: {}, tokens: { access_token: 'a' }, discovery: {} };
+    const saves = [storage.customServerStore.save(servers()), storage.oauthLogins.save('custom-0123456789ab', login)];
+    await storage.close();
+    const files = await readdir(dir);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['custom-mcp-servers.enc', 'mcp-oauth.enc']));
+    await Promise.all(saves);
+    await expect(storage.customServerStore.save(servers('Later'))).rejects.toThrow(/custom-mcp-servers\.enc was not saved: the gateway is shutting down/);
+    await expect(storage.oauthLogins.save('custom-0123456789ab', undefined)).rejects.toThrow(/mcp-oauth\.enc was not saved/);
+    expect(await (await CustomServerFileStore.open(dir)).load()).toEqual(servers());
   });
 });
