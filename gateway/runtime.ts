@@ -188,6 +188,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     close: async () => {
       await liveness.stop();
       await customServers.close();
+      await artifactDownloads?.close();
       events.disconnect();
       await extraction?.workers.close();
       await registry.close();

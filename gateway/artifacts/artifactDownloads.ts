@@ -61,6 +61,10 @@ export interface ArtifactDownloadResult {
  */
 export class ArtifactDownloads {
   private readonly running = new Map<string, AbortController>();
+  /** Aborted by `close`: every transfer stops where it is and keeps its part file. */
+  private readonly stopping = new AbortController();
+  /** Downloads and retries under way, awaited by `close` so none writes after the gateway stopped. */
+  private readonly underWay = new Set<Promise<unknown>>();
   readonly destinations: Destinations;
 
   constructor(private readonly deps: ArtifactDownloadsDeps) {
@@ -68,7 +72,22 @@ export class ArtifactDownloads {
   }
 
   /** Resolves only at a terminal state: completed, or throws with the plan/job ending in `details`. */
-  async download(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
+  download(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
+    // A stop also ends a wait for permission (the plan expires) instead of waiting for a human.
+    const linked = linkSignals([ask.signal, this.stopping.signal]);
+    return this.track(this.downloadNow({ ...ask, signal: linked.signal }).finally(linked.release));
+  }
+
+  /**
+   * The gateway is stopping: stops every transfer (each keeps its part file and its job stays as last
+   * saved, so the next start marks it interrupted and a retry resumes) and resolves once none runs.
+   */
+  async close(): Promise<void> {
+    this.stopping.abort(stoppingError());
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  }
+
+  private async downloadNow(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
     const offered = await findOfferedCandidate(this.deps, ask.session, ask.mcpInvocationId, ask.candidateId);
     ask.onSource?.(offered.candidate.sourceId);
     // The byte mover starts while the plan is stored and permission asked for (nothing is fetched before).
@@ -106,9 +125,11 @@ export class ArtifactDownloads {
     if (!manifest) throw new GatewayError('tool_unavailable', `The source ${plan.sourceId} is no longer in the catalog; its downloads cannot be retried.`);
     if (!this.destinations.claim(job.sessionId, job.destinationPath)) throw new GatewayError('conflict', `Another download is writing ${job.destinationPath}.`);
     const queued = (await this.deps.store.updateJob(job.id, { state: 'queued', errorCode: null, errorMessage: null, endedAt: null, updatedAt: this.now() }))!;
-    void this.runJob(queued, { candidate: plan.candidate, manifest }, new AbortController().signal)
-      .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
-      .finally(() => void this.destinations.release(job.sessionId, job.destinationPath).catch(() => {}));
+    void this.track(
+      this.runJob(queued, { candidate: plan.candidate, manifest }, new AbortController().signal)
+        .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
+        .finally(() => this.destinations.release(job.sessionId, job.destinationPath).catch(() => {})),
+    );
     return queued;
   }
 
@@ -194,20 +215,28 @@ export class ArtifactDownloads {
     signal: AbortSignal,
     onProgress?: (p: Progress) => void,
   ): Promise<JobEnding> {
+    if (this.stopping.signal.aborted) throw stoppingError();
     if (!(await this.deps.store.getJob(job.id))) await this.deps.store.addJob(job);
     this.deps.events.publish('download.updated', job.sessionId, job);
     const controller = new AbortController();
-    const linked = linkSignals([signal, controller.signal]);
+    const linked = linkSignals([signal, controller.signal, this.stopping.signal]);
     this.running.set(job.id, controller);
     try {
       return await runDownloadJob(this.deps, {
-        job, candidate: offered.candidate, manifest: offered.manifest, signal: linked.signal,
+        job, candidate: offered.candidate, manifest: offered.manifest, signal: linked.signal, stopping: this.stopping.signal,
         ...(onProgress ? { onProgress: (bytesDone, totalBytes) => onProgress({ progress: bytesDone, ...(totalBytes !== null ? { total: totalBytes } : {}) }) } : {}),
       });
     } finally {
       this.running.delete(job.id);
       linked.release();
     }
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.underWay.add(work);
+    const done = () => void this.underWay.delete(work);
+    work.then(done, done);
+    return work;
   }
 
   private async requireJob(jobId: string): Promise<DownloadJobRecord> {
@@ -219,6 +248,10 @@ export class ArtifactDownloads {
   private now(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
+}
+
+function stoppingError(): GatewayError {
+  return new GatewayError('tool_unavailable', 'The gateway is stopping. Call artifact_download again once it is back: the download resumes from the bytes it kept.', { retryable: true });
 }
 
 function resultOf(plan: ArtifactPlanRecord, job: DownloadJobRecord): ArtifactDownloadResult {

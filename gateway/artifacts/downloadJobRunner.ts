@@ -32,6 +32,8 @@ export interface JobInput {
   candidate: PlannedCandidate;
   manifest: SourceManifest;
   signal: AbortSignal;
+  /** Aborted when the gateway stops: the job is left as last saved (the next start marks it interrupted). */
+  stopping?: AbortSignal;
   onProgress?: (bytesDone: number, totalBytes: number | null) => void;
 }
 
@@ -97,6 +99,7 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
   } catch (thrown) {
     await part.close().catch(() => {});
     const error = GatewayError.from(thrown);
+    if (input.stopping?.aborted) return { job, error };
     const reason = (error.details as { reason?: string } | undefined)?.reason;
     if (error.code === 'cancelled' || DISCARD_REASONS.has(reason ?? '')) await deps.workspace.discardPartial(job.sessionId, job.destinationPath).catch(() => {});
     const bytesDone = error.code === 'cancelled' || DISCARD_REASONS.has(reason ?? '') ? 0 : part.sizeBytes;

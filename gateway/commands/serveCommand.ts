@@ -114,6 +114,8 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     token: tokenFile.token,
     tokenPath: tokenFile.path,
     stop: async () => {
+      // Downloads stop first, keeping their part files: closing their sessions would read as the client cancelling them.
+      await runtime.artifactDownloads?.close();
       await mcp.closeAll();
       server.closeAllConnections();
       server.close();
