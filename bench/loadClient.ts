@@ -50,6 +50,11 @@ async function run(job: LoadJob): Promise<{ latenciesMs: number[]; wallMs: numbe
   if (job.allowAll) await allowAll(job.allowAll, `bench-${tag}`);
   const argsFor = (i: number) => ({ [job.argName]: job.args === 'same' ? 'same' : `${tag}-${i}` });
   for (let i = 0; i < job.warmup; i++) await client.callTool({ name: job.tool, arguments: argsFor(-1 - i) });
+  // Connected and warm: the runner starts every client's calls at once (and reads CPU) on "go".
+  await new Promise<void>((resolve) => {
+    process.once('message', () => resolve());
+    process.send!({ type: 'ready' });
+  });
   const latenciesMs: number[] = [];
   let next = 0;
   let errors = 0;
@@ -65,11 +70,12 @@ async function run(job: LoadJob): Promise<{ latenciesMs: number[]; wallMs: numbe
   };
   await Promise.all(Array.from({ length: job.concurrency }, worker));
   const wallMs = performance.now() - started;
+  process.send!({ type: 'finished' });
   await client.close();
   return { latenciesMs, wallMs, errors };
 }
 
-process.on('message', (job: LoadJob) => {
+process.once('message', (job: LoadJob) => {
   void run(job).then(
     (result) => process.send!({ type: 'done', ...result }, undefined, {}, () => process.exit(0)),
     (error: unknown) => process.send!({ type: 'failed', message: String(error) }, undefined, {}, () => process.exit(1)),

@@ -27,6 +27,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = `${ROOT}dist/gateway/main.js`;
 const DOC = `${ROOT}docs/benchmarks.md`;
 const RUNS = 3;
+/** Calls that warm a path (its JIT) before it is measured: steady-state cost is what a long-running proxy pays. */
+const WARM_UP_CALLS = 5000;
 
 function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number; memory: NodeJS.MemoryUsage }> {
   return new Promise((resolve) => {
@@ -36,12 +38,15 @@ function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number
 }
 
 
-/** Runs a load and the CPU milliseconds per call the process in the middle spent on it (warm-up calls included in the count). */
+/**
+ * Runs a load and the CPU milliseconds per call the process in the middle spent on it, over the
+ * measured calls only: a client's connection, Session set-up and closing are per-session costs.
+ */
 async function measured(job: LoadJob, clients: number, cpuOf: () => Promise<number>) {
-  const before = await cpuOf();
-  const result = await loadParallel(job, clients);
-  const spent = (await cpuOf()) - before;
-  return { ...result, cpuMsPerCall: spent / ((result.calls + job.warmup * clients) || 1) };
+  let before = 0;
+  let after = 0;
+  const result = await loadParallel(job, clients, { atStart: async () => void (before = await cpuOf()), atEnd: async () => void (after = await cpuOf()) });
+  return { ...result, cpuMsPerCall: (after - before) / (result.calls || 1) };
 }
 
 async function startArxivReplay() {
@@ -98,13 +103,14 @@ async function main() {
     // Gateway CPU over 1,500 sequential governed calls after 200 warm-up calls; with
     // `--cpu-per-call=<file.cpuprofile>` also a CPU profile of those calls.
     const profilePath = argValue('--cpu-per-call');
-    await loadParallel({ ...seq, ...governed, calls: 200, warmup: 0 }, 1);
-    if (profilePath) await tell(gateway, { type: 'profile-start' });
-    const before = await gatewayCpu();
-    const calls = await loadParallel({ ...seq, ...governed, calls: 1500, warmup: 0 }, 1);
-    const spent = (await gatewayCpu()) - before;
-    if (profilePath) await tell(gateway, { type: 'profile-stop', path: profilePath });
-    process.stdout.write(`gateway CPU per governed call: ${round(spent / 1500, 3)} ms (p50 ${round(percentile(calls.latenciesMs, 50))} ms)${profilePath ? `; profile in ${profilePath}` : ''}\n`);
+    await loadParallel({ ...seq, ...governed, calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
+    let profiling = false;
+    const calls = await measured({ ...seq, ...governed, calls: 1500, warmup: 0 }, 1, async () => {
+      if (profilePath) await tell(gateway, { type: profiling ? 'profile-stop' : 'profile-start', path: profilePath });
+      profiling = !profiling;
+      return gatewayCpu();
+    });
+    process.stdout.write(`gateway CPU per governed call: ${round(calls.cpuMsPerCall, 3)} ms (p50 ${round(percentile(calls.latenciesMs, 50))} ms)${profilePath ? `; profile in ${profilePath}` : ''}\n`);
     gateway.send({ type: 'stop' });
     proxy.stop();
     echo.server.close();
@@ -132,6 +138,9 @@ async function main() {
     return;
   }
 
+  // The gateway is warm from the calls above; the other paths get as many before anything is measured.
+  await loadParallel({ ...seq, target: direct, tool: 'echo', calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
+  await loadParallel({ ...seq, target: viaProxy, tool: 'echo', calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
   const runs: Array<Record<string, number>> = [];
   for (let run = 0; run < RUNS; run++) {
     const r: Record<string, number> = {};
