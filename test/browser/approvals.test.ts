@@ -51,9 +51,9 @@ describe('approvals', () => {
 
     const first = agent.callTool({ name: echoTool, arguments: { message: 'first' } });
     const firstCard = block.locator('article.request', { hasText: '"first"' });
-    await firstCard.waitFor({ timeout: 30_000 });
+    await firstCard.waitFor({ timeout: 60_000 });
     const second = agent.callTool({ name: echoTool, arguments: { message: 'second' } });
-    await block.locator('article.request', { hasText: '"second"' }).waitFor({ timeout: 30_000 });
+    await block.locator('article.request', { hasText: '"second"' }).waitFor({ timeout: 60_000 });
     await expect(page.getByRole('button', { name: /Approvals/ }).innerText()).resolves.toMatch(/2 waiting/);
     await admin.check('approvals-waiting');
     const narrow = await browser.open(gateway, { width: 390 });
@@ -92,7 +92,7 @@ describe('approvals', () => {
     await expect.poll(() => block.getByLabel(/Always allow/).isChecked(), PATIENT).toBe(false);
     const call = agent.callTool({ name: echoTool, arguments: { message: 'refused' } });
     const card = block.locator('article.request', { hasText: '"refused"' });
-    await card.getByRole('button', { name: 'Deny' }).click({ timeout: 30_000 });
+    await card.getByRole('button', { name: 'Deny' }).click({ timeout: 60_000 });
     const result = await call;
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.structuredContent)).toContain('permission_denied');

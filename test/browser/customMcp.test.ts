@@ -113,7 +113,7 @@ describe('custom-mcp', () => {
     await card.getByRole('button', { name: 'Enable everything' }).click();
     await card.getByRole('button', { name: 'Disable everything' }).waitFor({ timeout: 60_000 });
     await expect.poll(async () => (await api.get(`/api/mcp/servers/${saved.id}`)).body.server.tools.length, { timeout: 60_000 }).toBeGreaterThan(0);
-    await expect.poll(() => card.locator('.badge').allInnerTexts(), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/ready/), expect.stringMatching(/enabled/)]));
+    await expect.poll(() => card.locator('.badge').allInnerTexts(), { timeout: 60_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/ready/), expect.stringMatching(/enabled/)]));
 
     await card.getByText(/^Details:/).click();
     await card.getByRole('button', { name: 'Open echo in the Inspector' }).click();
@@ -139,7 +139,7 @@ describe('custom-mcp', () => {
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await output.getByText(/^Cancelled/).waitFor();
     await expect
-      .poll(async () => (await api.get(`/api/sessions/${session.id}/invocations`)).body.invocations.find((i: any) => i.toolName.includes('long'))?.status, { timeout: 30_000 })
+      .poll(async () => (await api.get(`/api/sessions/${session.id}/invocations`)).body.invocations.find((i: any) => i.toolName.includes('long'))?.status, { timeout: 60_000 })
       .toBe('cancelled');
     await page.getByLabel('Edit the arguments as raw JSON').uncheck();
 

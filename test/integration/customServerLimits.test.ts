@@ -86,12 +86,12 @@ describe('per-server limits govern the calls', () => {
 
     const stop = new AbortController();
     const held = Array.from({ length: 9 }, () => longCall(agent, toolOf(created.body.server), 60, stop.signal).catch(() => undefined));
-    await vi.waitFor(async () => expect(await limiter()).toMatchObject({ running: 1, queued: 8 }), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(async () => expect(await limiter()).toMatchObject({ running: 1, queued: 8 }), { timeout: 60_000, interval: 50 });
     const refused = await longCall(agent, toolOf(created.body.server), 1);
     expect(refused.structuredContent.error).toMatchObject({ code: 'queue_full', retryable: true });
     stop.abort();
     await Promise.all(held);
-    await vi.waitFor(async () => expect(await limiter()).toMatchObject({ running: 0, queued: 0 }), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(async () => expect(await limiter()).toMatchObject({ running: 0, queued: 0 }), { timeout: 60_000, interval: 50 });
 
     const raised = await api.patch(`/api/mcp/servers/${id}`, { limits: { concurrency: 16, queueDepth: 0 } });
     expect(raised.body.server.limits).toMatchObject({ concurrency: 16, queueDepth: 0 });

@@ -45,7 +45,7 @@ async function echoTool(id: string): Promise<string> {
       if (!view.tools.some((t: any) => t.upstreamName === 'echo')) throw new Error('not discovered yet');
       return view;
     },
-    { timeout: 20_000, interval: 50 },
+    { timeout: 60_000, interval: 50 },
   );
   return server.tools.find((t: any) => t.upstreamName === 'echo').name;
 }
@@ -72,7 +72,7 @@ describe('OAuth for a custom http server, against a real authorization server', 
       const v = await serverView(serverId);
       if (v.connection.state !== 'error') throw new Error('still discovering');
       return v;
-    }, { timeout: 20_000, interval: 50 });
+    }, { timeout: 60_000, interval: 50 });
     expect(view).toMatchObject({ authState: 'required', auth: { mode: 'oauth', clientId: null, clientSecret: null } });
     expect(view.connection.message).toMatch(/oauth\/start/);
     expect(view.connection.message).not.toMatch(/could not be reached/);
@@ -194,7 +194,7 @@ describe('OAuth for a custom http server, against a real authorization server', 
         const v = await serverView(id);
         if (v.requiredScope === null) throw new Error('the discovery after the login has not met the 403 yet');
         return v;
-      }, { timeout: 20_000, interval: 50 });
+      }, { timeout: 60_000, interval: 50 });
       expect(consent).toMatchObject({ authState: 'required', requiredScope: 'mcp:admin', authMessage: expect.stringContaining('needs consent to the scope "mcp:admin"') });
       // The step-up: the admin logs in again, and the login asks for the scope the server named.
       const stepUp = await logIn(api, id);
@@ -205,7 +205,7 @@ describe('OAuth for a custom http server, against a real authorization server', 
         const v = await serverView(id);
         if (v.authState !== 'refused') throw new Error(`still ${v.authState}`);
         return v;
-      }, { timeout: 20_000, interval: 50 });
+      }, { timeout: 60_000, interval: 50 });
       expect(refused).toMatchObject({ requiredScope: 'mcp:admin', connection: { state: 'error' }, tools: [] });
       expect(refused.authMessage).toMatch(/still refuses the scope "mcp:admin" after a login that consented to it.*check the account's permissions.*oauth\/start/);
       expect(refused.connection.message).toMatch(/after a login that consented to it/);
@@ -267,7 +267,7 @@ describe('OAuth for a custom http server, against a real authorization server', 
       const v = await serverView(created.id);
       if (v.connection.state !== 'error') throw new Error('still discovering');
       return v;
-    }, { timeout: 20_000, interval: 50 });
+    }, { timeout: 60_000, interval: 50 });
     expect(before.authState).toBe('required');
     expect(before.connection.message).toMatch(/oauth\/start/);
     expect((await logIn(api, created.id)).callback.status).toBe(200);

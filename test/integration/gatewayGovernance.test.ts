@@ -39,7 +39,7 @@ function invocationsOf(gateway: TestGateway, sessionId: string): Promise<any[]> 
       if (invocations.length === 0) throw new Error('no invocation recorded yet');
       return invocations as any[];
     },
-    { timeout: 10_000, interval: 20 },
+    { timeout: 60_000, interval: 20 },
   );
 }
 

@@ -53,7 +53,7 @@ function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Pro
       if (!done(value)) throw new Error(`not yet: ${JSON.stringify(value).slice(0, 200)}`);
       return value;
     },
-    { timeout: 20_000, interval: 10 },
+    { timeout: 60_000, interval: 10 },
   );
 }
 const callsOf = (tool: 'write_note' | 'delete_note') => upstream.calls.filter((c) => c.tool === tool).length;

@@ -119,7 +119,7 @@ describe('planted secrets echoed back by upstreams', () => {
     expect(byName('rejecting').connection.message).toContain('[redacted]');
     expect(tests.filter((t) => !t.ok).map((t) => JSON.stringify(t.checks))).toHaveLength(2);
     for (const failed of tests.filter((t) => !t.ok)) expect(JSON.stringify(failed.checks)).toContain('[redacted]');
-    await vi.waitFor(() => expect(log.lines.some((l) => l.includes('is my secret'))).toBe(true), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(log.lines.some((l) => l.includes('is my secret'))).toBe(true), { timeout: 60_000, interval: 50 });
     expect(log.lines.some((l) => l.includes('discovery failed') && l.includes('[redacted]'))).toBe(true);
 
     const stored = await storedFiles(gateway.dataDir);

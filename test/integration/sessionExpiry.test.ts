@@ -22,7 +22,7 @@ function sessionOf(g: TestGateway, clientName: string) {
       if (!found) throw new Error(`no session for ${clientName} yet`);
       return found;
     },
-    { timeout: 20_000, interval: 20 },
+    { timeout: 60_000, interval: 20 },
   );
 }
 
@@ -45,7 +45,7 @@ describe('MCP session lifecycle', () => {
         clock.advance(15_000);
         expect((await sessions(gateway!)).find((s) => s.id === stored.id)?.endedAt).not.toBeNull();
       },
-      { timeout: 20_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     );
   });
 
@@ -69,7 +69,7 @@ describe('MCP session lifecycle', () => {
     // The vanished client's stream closes asynchronously; once it has, its session is the one evicted.
     await vi.waitFor(async () => {
       await gateway!.connect({ name: 'newcomer' });
-    }, { timeout: 20_000, interval: 100 });
+    }, { timeout: 60_000, interval: 100 });
     await sessionOf(gateway, 'newcomer');
     expect((await sessionOf(gateway, 'gone')).endedAt).not.toBeNull();
     expect((await sessionOf(gateway, 'busy')).endedAt).toBeNull();

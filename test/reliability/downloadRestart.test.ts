@@ -39,7 +39,7 @@ describe('a download across a kill -9 of the gateway', () => {
       const found = body.sessions.find((s: any) => s.clientName === 'killed-agent');
       if (!found) throw new Error('no session yet');
       return found;
-    }, { timeout: 30_000, interval: 50 });
+    }, { timeout: 60_000, interval: 50 });
     await gateway.api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
     const search: any = await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } });
     const candidate = search.structuredContent.artifacts[0];
@@ -50,7 +50,7 @@ describe('a download across a kill -9 of the gateway', () => {
     await files.whenHeld();
     const part = join(dataDir, 'workspaces', session.id, 'downloads/arxiv', `${candidate.filename}.part`);
     // Bytes reach the part file in 1 MiB batches: at least one batch is on disk before the kill.
-    await vi.waitFor(async () => expect((await stat(part)).size).toBeGreaterThanOrEqual(1024 * 1024), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(async () => expect((await stat(part)).size).toBeGreaterThanOrEqual(1024 * 1024), { timeout: 60_000, interval: 20 });
     await gateway.kill9();
     const kept = (await stat(part)).size;
     expect(kept).toBeLessThanOrEqual(1_600_000);

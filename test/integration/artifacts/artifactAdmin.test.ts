@@ -37,7 +37,7 @@ describe('the admin artifact routes and live job progress', () => {
     await vi.waitFor(async () => {
       const { body: audit } = await g.api.get(`/api/sessions/${sessionId}/invocations`);
       expect(audit.invocations[0]).toMatchObject({ toolName: 'artifact_download', origin: 'inspector', status: 'ok' });
-    }, { timeout: 20_000, interval: 25 });
+    }, { timeout: 60_000, interval: 25 });
     const refused = await g.api.post(`/api/sessions/${sessionId}/artifact-plans`, { mcpInvocationId: invocationId, candidateId: 'cand_forged' });
     expect(refused.status).toBe(404);
     expect((await g.api.post(`/api/sessions/${sessionId}/artifact-plans`, { candidateId: 'x' })).status).toBe(400);
@@ -57,7 +57,7 @@ describe('the admin artifact routes and live job progress', () => {
       const current = jobs.jobs[0];
       if (current?.state !== 'running' || current.bytesDone < 2 * 1024 * 1024) throw new Error(`job is ${current?.state} at ${current?.bytesDone} bytes`);
       return current;
-    }, { timeout: 30_000, interval: 50 });
+    }, { timeout: 60_000, interval: 50 });
     expect(job.bytesDone).toBeLessThanOrEqual(2_500_000);
     g.files.release();
     const answer: any = await running;
@@ -76,7 +76,7 @@ describe('the admin artifact routes and live job progress', () => {
       const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
       if (jobs.jobs[0]?.state !== 'running') throw new Error('not running yet');
       return jobs.jobs[0];
-    }, { timeout: 20_000, interval: 25 });
+    }, { timeout: 60_000, interval: 25 });
     expect((await g.api.post(`/api/download-jobs/${job.id}/retry`)).status).toBe(409);
     expect((await g.api.post(`/api/download-jobs/${job.id}/cancel`)).status).toBe(202);
     const answer: any = await running;
@@ -87,7 +87,7 @@ describe('the admin artifact routes and live job progress', () => {
     await vi.waitFor(async () => {
       const { body: current } = await g.api.get(`/api/download-jobs/${job.id}`);
       if (current.job.state !== 'completed') throw new Error(`job is ${current.job.state}`);
-    }, { timeout: 30_000, interval: 25 });
+    }, { timeout: 60_000, interval: 25 });
     expect((await g.api.get('/api/download-jobs/job_missing')).status).toBe(404);
     expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['downloads/files/held.bin']);
   });

@@ -175,7 +175,7 @@ describe('artifact_download through a real gateway', () => {
         if (!body.requests[0]) throw new Error('no pending request yet');
         return body.requests[0];
       },
-      { timeout: 20_000, interval: 25 },
+      { timeout: 60_000, interval: 25 },
     );
     expect(request).toMatchObject({ action: 'artifact.download', resource: 'files', toolName: 'artifact_download' });
     const { body: plans } = await g.api.get(`/api/sessions/${sessionId}/artifact-plans`);
@@ -201,7 +201,7 @@ describe('artifact_download through a real gateway', () => {
           if (!pending.requests.length) throw new Error('no request yet');
           return { plan, request: pending.requests[0] };
         },
-        { timeout: 20_000, interval: 25 },
+        { timeout: 60_000, interval: 25 },
       );
     const first = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
     const { plan } = await planWaiting();
@@ -230,7 +230,7 @@ describe('artifact_download through a real gateway', () => {
         if (!body.requests[0]) throw new Error('no pending request yet');
         return body.requests[0];
       },
-      { timeout: 20_000, interval: 25 },
+      { timeout: 60_000, interval: 25 },
     );
     await g.api.post(`/api/permission-requests/${request.id}/decision`, { decision: 'allow_matching' });
     expect((await first).structuredContent).toMatchObject({ status: 'completed' });
@@ -260,7 +260,7 @@ describe('artifact_download through a real gateway', () => {
         if (jobs.jobs[0]?.state !== 'cancelled') throw new Error(`job is ${jobs.jobs[0]?.state}`);
         return jobs.jobs[0];
       },
-      { timeout: 20_000, interval: 25 },
+      { timeout: 60_000, interval: 25 },
     );
     expect(job).toMatchObject({ state: 'cancelled', errorCode: 'cancelled' });
     await expect(stat(join(g.gateway.dataDir, 'workspaces', sessionId, 'downloads/files/slow.bin.part'))).rejects.toThrow();

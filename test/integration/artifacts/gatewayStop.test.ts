@@ -27,7 +27,7 @@ describe('stopping the gateway during a download', () => {
     await g.files.whenHeld();
     const part = join(dataDir, 'workspaces', sessionId, 'downloads/files/long.bin.part');
     // Bytes reach the part file in 1 MiB batches: one is on disk before the stop.
-    await vi.waitFor(async () => expect((await stat(part)).size).toBeGreaterThanOrEqual(1024 * 1024), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(async () => expect((await stat(part)).size).toBeGreaterThanOrEqual(1024 * 1024), { timeout: 60_000, interval: 20 });
 
     await g.gateway.stop();
     // Nothing of the download outlives the stop: the file server's response was cut by then.

@@ -31,7 +31,7 @@ describe('workspace files as MCP resources, and uploads', () => {
     for (const candidate of artifacts) {
       expect((await g.download(client, { mcpInvocationId: invocationId, candidateId: candidate.id })).isError).toBeFalsy();
     }
-    await vi.waitFor(() => expect(changes).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(changes).toBeGreaterThanOrEqual(2), { timeout: 60_000, interval: 20 });
     const { resources } = await client.listResources();
     expect(resources).toEqual([
       expect.objectContaining({ uri: `scigate://sessions/${sessionId}/files/downloads/files/big.bin`, size: big.length, mimeType: 'application/octet-stream' }),

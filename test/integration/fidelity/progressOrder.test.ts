@@ -33,14 +33,14 @@ describe('progress never goes backwards (MCP: progress MUST increase)', () => {
         if (!body.requests[0]) throw new Error('no pending request yet');
         return body.requests[0];
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
-    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
     expect(seen[0]!.message).toContain('Waiting for the user');
     expect((await api.post(`/api/permission-requests/${pending.id}/decision`, { decision: 'allow_once' })).status).toBe(200);
     const result = (await call) as any;
     expect(result.isError).toBeFalsy();
-    await vi.waitFor(() => expect(seen.length).toBe(4), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(seen.length).toBe(4), { timeout: 60_000, interval: 20 });
     const values = seen.map((p) => p.progress);
     for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]!);
     expect(seen.slice(1).map((p) => p.total)).toEqual([3, 3, 3]);

@@ -50,7 +50,7 @@ describe('/mcp/sources/<sourceId>: one source under its upstream names, governed
         if (!body.requests[0]) throw new Error('no pending request yet');
         return body.requests[0];
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
     expect(pending.toolName).toBe('mcp__one-source__add');
     await allowEverything(api, session.id);

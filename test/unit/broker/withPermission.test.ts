@@ -93,7 +93,7 @@ async function brokerWithDangerousTool(options: { approvalTimeoutMs: number; wor
 }
 
 /** Waits for something the in-memory upstream does asynchronously (bounded by vi.waitFor's limit). */
-const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 20_000, interval: 1 });
+const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 60_000, interval: 1 });
 
 describe('the broker with permissions (fake clock)', () => {
   it('a 60 s tool whose approval takes 10 minutes does not time out: the wait is not tool time', async () => {

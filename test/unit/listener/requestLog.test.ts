@@ -42,7 +42,7 @@ describe('per-request log lines', () => {
   it('at info, an answered request writes nothing (and is not even scrubbed); a refused one is logged', async () => {
     const { log, lines, secrets } = gatewayLogger('info');
     await serve(log);
-    await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lines.length, { timeout: 60_000 }).toBe(1);
     expect(lines[0]).toMatchObject({ msg: 'http request', path: '/refused', status: 401 });
     expect(secrets.scrubbed).toBe(1);
   });
@@ -50,6 +50,6 @@ describe('per-request log lines', () => {
   it('at debug, every request is logged', async () => {
     const { log, lines } = gatewayLogger('debug');
     await serve(log);
-    await expect.poll(() => lines.map((l) => l.status), { timeout: 10_000 }).toEqual([200, 401]);
+    await expect.poll(() => lines.map((l) => l.status), { timeout: 60_000 }).toEqual([200, 401]);
   });
 });
