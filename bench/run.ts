@@ -17,7 +17,7 @@ import { auditHistorySection } from './auditHistoryBench.js';
 import { extractionBenchSection } from './extractionBench.js';
 import type { LoadJob } from './loadClient.js';
 import { loadParallel } from './loadRunner.js';
-import { startMcpProxy } from './mcpProxy.js';
+import { startBareRelay, startMcpProxy } from './mcpProxy.js';
 import { processCpuMs } from './processCpu.js';
 import { median, percentile, round } from './stats.js';
 import { stdioStartupSection } from './stdioStartup.js';
@@ -79,18 +79,30 @@ async function main() {
   const echo = await startEchoServer();
   const arxiv = await startArxivReplay();
   const proxy = await startMcpProxy({ command: process.execPath, args: [here('./echoStdio.js')] });
+  const relay = await startBareRelay({ command: process.execPath, args: [here('./echoStdio.js')] });
   const gateway = fork(here('./benchGateway.js'), [arxiv.baseUrl], { execArgv: ['--expose-gc'], stdio: 'inherit' });
   const ready = await new Promise<Ready>((r) => gateway.once('message', r as never));
   const allowAll = { apiUrl: `${ready.url}/api`, token: ready.token };
   const viaGateway = { kind: 'http' as const, url: ready.mcpUrl, token: ready.token };
   const direct = { kind: 'http' as const, url: echo.url };
   const viaProxy = { kind: 'http' as const, url: proxy.url };
+  const viaRelay = { kind: 'http' as const, url: relay.url };
   const seq = { args: 'distinct' as const, argName: 'text' as const, calls: 400, concurrency: 1, warmup: 50 };
   const gatewayCpu = async () => {
     const { cpu } = await ask(gateway);
     return (cpu.user + cpu.system) / 1000;
   };
   const proxyCpu = async () => processCpuMs(proxy.pid);
+  const relayCpu = async () => processCpuMs(relay.pid);
+  const stopAll = () => {
+    gateway.send({ type: 'stop' });
+    proxy.stop();
+    relay.stop();
+    echo.server.close();
+    arxiv.server.close();
+  };
+  // A run that fails part-way must not leave the processes it started running (and loading the machine).
+  process.once('exit', () => [gateway.kill(), proxy.stop(), relay.stop()]);
   // The echo server of the direct path runs in this process, which does nothing else per call
   // (the clients are processes of their own): its CPU per call is the SDK server's alone.
   const echoCpu = async () => {
@@ -111,10 +123,7 @@ async function main() {
       return gatewayCpu();
     });
     process.stdout.write(`gateway CPU per governed call: ${round(calls.cpuMsPerCall, 3)} ms (p50 ${round(percentile(calls.latenciesMs, 50))} ms)${profilePath ? `; profile in ${profilePath}` : ''}\n`);
-    gateway.send({ type: 'stop' });
-    proxy.stop();
-    echo.server.close();
-    arxiv.server.close();
+    stopAll();
     return;
   }
 
@@ -131,37 +140,37 @@ async function main() {
       `${name}: rss ${mb(u.rss)} heapUsed ${mb(u.heapUsed)} external ${mb(u.external)} arrayBuffers ${mb(u.arrayBuffers)} MiB\n`;
     process.stdout.write(line('idle', idle) + line('after 1,000', after1k) + line('after 10,000', after10k) + line('after 20,000', after20k));
     process.stdout.write(`RSS 10,000 / 1,000: ${ratio(after10k.rss, after1k.rss)} ×; 20,000 / 10,000: ${ratio(after20k.rss, after10k.rss)} × (${uptime()})\n`);
-    gateway.send({ type: 'stop' });
-    proxy.stop();
-    echo.server.close();
-    arxiv.server.close();
+    stopAll();
     return;
   }
 
   // The gateway is warm from the calls above; the other paths get as many before anything is measured.
   await loadParallel({ ...seq, target: direct, tool: 'echo', calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
   await loadParallel({ ...seq, target: viaProxy, tool: 'echo', calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
+  await loadParallel({ ...seq, target: viaRelay, tool: 'echo', calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
   const runs: Array<Record<string, number>> = [];
   for (let run = 0; run < RUNS; run++) {
     const r: Record<string, number> = {};
     const load16 = { calls: 600, concurrency: 8 };
     const directSeq = await measured({ ...seq, target: direct, tool: 'echo' }, 1, echoCpu);
     const proxySeq = await measured({ ...seq, target: viaProxy, tool: 'echo' }, 1, proxyCpu);
+    const relaySeq = await measured({ ...seq, target: viaRelay, tool: 'echo' }, 1, relayCpu);
     const gatewaySeq = await measured({ ...seq, ...governed }, 1, gatewayCpu);
     const cached = await loadParallel({ ...seq, target: viaGateway, tool: 'mcp__bench__echo_cached', args: 'same', allowAll }, 1);
     const directLoad = await measured({ ...seq, ...load16, target: direct, tool: 'echo' }, 2, echoCpu);
     const proxyLoad = await measured({ ...seq, ...load16, target: viaProxy, tool: 'echo' }, 2, proxyCpu);
+    const relayLoad = await measured({ ...seq, ...load16, target: viaRelay, tool: 'echo' }, 2, relayCpu);
     const gatewayLoad = await measured({ ...seq, ...load16, ...governed }, 2, gatewayCpu);
     const stdioEnv = { PATH: process.env.PATH ?? '', SCIGATE_ARXIV_BASE_URL: arxiv.baseUrl, SCIGATE_LOG_LEVEL: 'error' };
     const arxivJob = { ...seq, argName: 'query' as const, calls: 150, warmup: 10 };
     const arxivDirect = await loadParallel({ ...arxivJob, target: { kind: 'stdio', command: process.execPath, args: [CLI, 'source', 'arxiv'], env: stdioEnv }, tool: 'search' }, 1);
     const arxivGateway = await loadParallel({ ...arxivJob, target: viaGateway, tool: 'mcp__arxiv__search', allowAll }, 1);
-    const samples = { directSeq, proxySeq, gatewaySeq, cached, directLoad, proxyLoad, gatewayLoad, arxivDirect, arxivGateway };
+    const samples = { directSeq, proxySeq, relaySeq, gatewaySeq, cached, directLoad, proxyLoad, relayLoad, gatewayLoad, arxivDirect, arxivGateway };
     for (const [name, sample] of Object.entries(samples)) {
       for (const p of [50, 95, 99]) r[`${name}.p${p}`] = percentile(sample.latenciesMs, p);
     }
-    for (const [name, sample] of Object.entries({ directLoad, proxyLoad, gatewayLoad })) r[`${name}.callsPerSecond`] = sample.callsPerSecond;
-    for (const [name, sample] of Object.entries({ directSeq, proxySeq, gatewaySeq, directLoad, proxyLoad, gatewayLoad })) r[`${name}.cpu`] = sample.cpuMsPerCall;
+    for (const [name, sample] of Object.entries({ directLoad, proxyLoad, relayLoad, gatewayLoad })) r[`${name}.callsPerSecond`] = sample.callsPerSecond;
+    for (const [name, sample] of Object.entries({ directSeq, proxySeq, relaySeq, gatewaySeq, directLoad, proxyLoad, relayLoad, gatewayLoad })) r[`${name}.cpu`] = sample.cpuMsPerCall;
     runs.push(r);
     process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
   }
@@ -169,10 +178,7 @@ async function main() {
   const section = renderSection(m, { idle: idle.rss, after1k: after1k.rss, after10k: after10k.rss }, { before: loadBefore, after: uptime() });
   process.stdout.write(section);
   writeDocSection(DOC, 'gateway', section);
-  gateway.send({ type: 'stop' });
-  proxy.stop();
-  echo.server.close();
-  arxiv.server.close();
+  stopAll();
   if (process.argv.includes('--gateway-only')) return;
   writeDocSection(DOC, 'audit-history', await auditHistorySection());
   writeDocSection(DOC, 'extraction', await extractionBenchSection());
@@ -213,11 +219,13 @@ read the ratios, which come from one run with the paths measured one after anoth
 
 Every path ends in the same echo MCP server (bench/echoServer.ts, the SDK's McpServer): **direct** is an SDK
 client calling it over stateless streamable HTTP; **mcp-proxy** 6.7.19 (defaults, \`--server stream\`) runs it over
-stdio and exposes streamable HTTP; **scigate** runs it over stdio as a custom server (concurrency raised to 16,
+stdio and exposes streamable HTTP; the **bare relay** (bench/bareRelay.ts) forwards each message as one stdio line with
+node:http and a pipe, no SDK, sessions, audit or checks: the floor of relaying this server here; **scigate** runs it over stdio as a custom server (concurrency raised to 16,
 Session in always_allow), audit on as shipped; the **cache hit** is the \`bench\` source's \`echo_cached\` tool (the same
 stdio program, a cache TTL) called with the same arguments. Clients are SDK clients in their own processes, on loopback.
-CPU per call is the proxy process's user + system time over the calls (scigate: \`process.cpuUsage()\` in the gateway;
-mcp-proxy: \`/proc/<pid>/stat\`, 10 ms ticks), the upstream child excluded in both; on the direct row it is the echo
+CPU per call is the proxy process's user + system time over the measured calls, every path warmed by 5,000 calls first
+(scigate: \`process.cpuUsage()\` in the gateway; mcp-proxy and the bare relay: \`/proc/<pid>/stat\`, 10 ms ticks), the
+upstream child excluded; on the direct row it is the echo
 server's own (the bench process serves it and does nothing else per call): what one MCP call costs the SDK's server
 on this machine, without a second leg, audit or governance. Concurrency 16 is 2 client processes × 8.
 
@@ -225,6 +233,7 @@ on this machine, without a second leg, audit or governance. Concurrency 16 is 2 
 |---|---|---|---|---|---|---|
 ${row('direct streamable HTTP (CPU: the echo server itself)', 'directSeq', { cpuSeq: cpu('directSeq'), cpuLoad: cpu('directLoad'), rate: rate('directLoad') })}
 ${row('mcp-proxy 6.7.19 (stdio upstream)', 'proxySeq', { cpuSeq: cpu('proxySeq'), cpuLoad: cpu('proxyLoad'), rate: rate('proxyLoad') })}
+${row('bare relay: node:http and a pipe, no SDK (the floor)', 'relaySeq', { cpuSeq: cpu('relaySeq'), cpuLoad: cpu('relayLoad'), rate: rate('relayLoad') })}
 ${row('scigate governed, cache miss (custom stdio server)', 'gatewaySeq', { cpuSeq: cpu('gatewaySeq'), cpuLoad: cpu('gatewayLoad'), rate: rate('gatewayLoad') })}
 ${row('scigate cache hit', 'cached')}
 
@@ -244,8 +253,8 @@ ${row('scigate cache hit', 'cached')}
 | governed cache-miss p50 ≤ 1.3 × direct p50 | ${missRatio} × | ${check(missRatio <= 1.3)} |
 | governed cache-miss p50 ≤ mcp-proxy p50 | ${missVsProxy} × | ${check(missVsProxy <= 1)} |
 | cache-hit p50 ≤ 0.8 × direct p50 | ${hitRatio} × | ${check(hitRatio <= 0.8)} |
-| gateway CPU ≤ 1.0 ms per governed call, sequential | ${cpuSeq} ms (mcp-proxy ${round(m('proxySeq.cpu'), 3)}, the echo server alone ${round(m('directSeq.cpu'), 3)}) | ${check(cpuSeq <= 1)} |
-| gateway CPU ≤ 1.0 ms per governed call, concurrency 16 | ${cpuLoad} ms (mcp-proxy ${round(m('proxyLoad.cpu'), 3)}, the echo server alone ${round(m('directLoad.cpu'), 3)}) | ${check(cpuLoad <= 1)} |
+| gateway CPU ≤ 1.0 ms per governed call, sequential | ${cpuSeq} ms (mcp-proxy ${round(m('proxySeq.cpu'), 3)}, the echo server alone ${round(m('directSeq.cpu'), 3)}, the bare relay ${round(m('relaySeq.cpu'), 3)}) | ${check(cpuSeq <= 1)} |
+| gateway CPU ≤ 1.0 ms per governed call, concurrency 16 | ${cpuLoad} ms (mcp-proxy ${round(m('proxyLoad.cpu'), 3)}, the echo server alone ${round(m('directLoad.cpu'), 3)}, the bare relay ${round(m('relayLoad.cpu'), 3)}) | ${check(cpuLoad <= 1)} |
 | calls/s at concurrency 16 ≥ 0.9 × mcp-proxy | ${rateRatio} × | ${check(rateRatio >= 0.9)} |
 | RSS after 10,000 calls vs after 1,000 (the issue's ≤ 1.2 × is 100,000 vs 10,000: see "Audit history") | ${growth} × | |
 | arXiv through the gateway vs the source alone (p50) | ${ratio(m('arxivGateway.p50'), m('arxivDirect.p50'))} × | |
