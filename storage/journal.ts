@@ -36,11 +36,6 @@ export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
   onFsync?: (ms: number) => void;
   now?: () => Date;
-  /**
-   * How long a `lazy` append may wait for company before it is written anyway (default 0). An
-   * eager append takes every waiting lazy line along in its write and fsync.
-   */
-  lingerMs?: number;
 }
 
 interface Pending {
@@ -59,9 +54,6 @@ interface Pending {
 export class Journal<E extends SequencedEntry = JournalEntry> {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
-  /** An eager line is pending: the next batch is taken at once, not after the linger. */
-  private eager = false;
-  private linger: NodeJS.Timeout | undefined;
   private paused = false;
   private failure: unknown;
   /** How many appends+fsyncs ran; fewer than appends when writers shared one (group commit). */
@@ -107,14 +99,12 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   /**
    * Appends an entry; resolves once it is on disk. `line` is the entry's JSON line when the caller
-   * already serialized it (to know its length), so it is not serialized twice. A `lazy` entry
-   * (nobody waits for it) may wait up to `lingerMs` for the next eager one, to share its fsync.
+   * already serialized it (to know its length), so it is not serialized twice.
    */
-  append(entry: E, line = `${JSON.stringify(entry)}\n`, lazy = false): Promise<void> {
+  append(entry: E, line = `${JSON.stringify(entry)}\n`): Promise<void> {
     if (this.failed) return Promise.reject(unavailable(this.failure));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, seq: entry.seq, resolve, reject });
-      if (!lazy || !this.options.lingerMs) this.eager = true;
       this.kick();
     });
   }
@@ -122,7 +112,6 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
     while (this.flushing || (this.pending.length > 0 && !this.failed)) {
-      this.eager = true;
       this.kick();
       await this.flushing;
     }
@@ -168,17 +157,6 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   private kick(): void {
     if (this.flushing || this.paused || this.failed || this.pending.length === 0) return;
-    if (!this.eager) {
-      this.linger ??= setTimeout(() => {
-        this.linger = undefined;
-        this.eager = true;
-        this.kick();
-      }, this.options.lingerMs);
-      return;
-    }
-    clearTimeout(this.linger);
-    this.linger = undefined;
-    this.eager = false;
     // The batch is taken one event-loop turn later: lines appended by the same turn's continuations
     // (a call's intent, then its permission authorization) share one write and one fsync.
     this.flushing = nextTurn().then(() => this.flush()).finally(() => {
