@@ -78,6 +78,10 @@ describe('the real gateway and its journal', () => {
     for (let i = 0; i < 3; i++) answers.push(await call(client));
     expect(answers.slice(-3).map((a) => a.code)).toEqual(['ok', 'ok', 'ok']);
     expect((await gateway.api.post('/api/projects', { id: 'after-full' })).status).toBe(201);
+    // The last calls were cache hits, answered before their rows were durable (docs/storage.md,
+    // promise 4). A call that is not a hit is answered only once its intent is durable, and the
+    // audit log writes in order: after it, every earlier line is on disk too.
+    await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'durability barrier' } });
     await gateway.kill9();
 
     gateway = await startGateway(dataDir(), env());
