@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: scigate's latency, CPU and throughput side by side with a direct call and with
- * mcp-proxy, all in front of the same echo MCP server, in one run on loopback, medians of 3. Writes
+ * `npm run bench`: scigate's latency, CPU and throughput side by side with a direct call, with
+ * mcp-proxy and with a bare relay (the floor), all in front of the same echo MCP server, in one run
+ * on loopback, every path warm, medians of 3. Writes
  * its section of docs/benchmarks.md (`--gateway-only` skips the extraction, stdio and download benches;
  * `--cpu-per-call[=<file.cpuprofile>]` only measures, and profiles, the gateway over 1,500 sequential governed calls;
  * `--memory-only` only prints the gateway's memory after 1,000, 10,000 and 20,000 governed calls).
@@ -112,7 +113,7 @@ async function main() {
   const governed = { target: viaGateway, tool: ready.customTool, allowAll };
 
   if (process.argv.some((a) => a.startsWith('--cpu-per-call'))) {
-    // Gateway CPU over 1,500 sequential governed calls after 200 warm-up calls; with
+    // Gateway CPU over 1,500 sequential governed calls after WARM_UP_CALLS warm-up calls; with
     // `--cpu-per-call=<file.cpuprofile>` also a CPU profile of those calls.
     const profilePath = argValue('--cpu-per-call');
     await loadParallel({ ...seq, ...governed, calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
