@@ -45,12 +45,7 @@ describe('the admin artifact routes and live job progress', () => {
 
   it("writes a running job's bytes done to its record between transitions (once a second), not only when it ends", async () => {
     const { client, sessionId } = await g.agent('admin-progress', { approvalMode: 'always_allow' });
-    const body = syntheticBytes(0, 4_000_000);
-    g.source.offer('slow.bin', { bytes: body });
-    g.files.serve('/slow.bin', { body, holdAt: 2_500_000 });
-    const { invocationId, artifacts } = await g.search(client, ['slow.bin']);
-    const running = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
-    await g.files.whenHeld();
+    const { body, running } = await g.downloadHeld(client, 'slow.bin', { size: 4_000_000, holdAt: 2_500_000 });
     // Progress is reported every MiB: 2 MiB arrived before the hold, and the record shows it while the job still runs.
     const job = await vi.waitFor(async () => {
       const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
@@ -66,12 +61,7 @@ describe('the admin artifact routes and live job progress', () => {
 
   it('cancels a running job, retries it from scratch, and refuses to cancel or retry what cannot be', async () => {
     const { client, sessionId } = await g.agent('admin-cancel', { approvalMode: 'always_allow' });
-    const body = syntheticBytes(0, 1_000_000);
-    g.source.offer('held.bin', { bytes: body });
-    g.files.serve('/held.bin', { body, holdAt: 200_000 });
-    const { invocationId, artifacts } = await g.search(client, ['held.bin']);
-    const running = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
-    await g.files.whenHeld();
+    const { running } = await g.downloadHeld(client, 'held.bin', { size: 1_000_000, holdAt: 200_000 });
     const job = await vi.waitFor(async () => {
       const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
       if (jobs.jobs[0]?.state !== 'running') throw new Error('not running yet');

@@ -244,14 +244,8 @@ describe('artifact_download through a real gateway', () => {
 
   it('cancelling the call from the client cancels the job and removes its part file', async () => {
     const { client, sessionId } = await g.agent('canceller', { approvalMode: 'always_allow' });
-    const body = syntheticBytes(0, 1_000_000);
-    g.source.offer('slow.bin', { bytes: body });
-    g.files.serve('/slow.bin', { body, holdAt: 300_000 });
-    const { invocationId, artifacts } = await g.search(client, ['slow.bin']);
     const controller = new AbortController();
-    const running = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id }, { signal: controller.signal });
-    running.catch(() => {});
-    await g.files.whenHeld();
+    const { running } = await g.downloadHeld(client, 'slow.bin', { size: 1_000_000, holdAt: 300_000 }, { signal: controller.signal });
     controller.abort();
     await expect(running).rejects.toThrow();
     const job = await vi.waitFor(

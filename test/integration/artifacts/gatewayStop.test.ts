@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syntheticBytes } from '../../fixtures/fileServer.js';
 import { startDownloadGateway, type DownloadGateway } from '../../fixtures/downloadGateway.js';
 
 describe('stopping the gateway during a download', () => {
@@ -18,13 +17,7 @@ describe('stopping the gateway during a download', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'scigate-dl-stop-'));
     g = await startDownloadGateway({ dataDir });
     const { client, sessionId } = await g.agent('stopped-agent', { approvalMode: 'always_allow' });
-    const body = syntheticBytes(0, 3_000_000);
-    g.source.offer('long.bin', { bytes: body });
-    g.files.serve('/long.bin', { body, holdAt: 1_500_000 });
-    const { invocationId, artifacts } = await g.search(client, ['long.bin']);
-    const running = g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
-    running.catch(() => {});
-    await g.files.whenHeld();
+    await g.downloadHeld(client, 'long.bin', { size: 3_000_000, holdAt: 1_500_000 });
     const part = join(dataDir, 'workspaces', sessionId, 'downloads/files/long.bin.part');
     // Bytes reach the part file in 1 MiB batches: one is on disk before the stop.
     await vi.waitFor(async () => expect((await stat(part)).size).toBeGreaterThanOrEqual(1024 * 1024), { timeout: 60_000, interval: 20 });
