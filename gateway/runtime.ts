@@ -76,10 +76,16 @@ export interface RuntimeOptions {
   shared?: SharedLiveState;
   /** The replicas sharing the store (PostgreSQL): start-up and later sweeps end only dead replicas' pending work. */
   replicas?: ReplicaStore;
+  /** How old a replica's heartbeat may get before its pending work is swept (default DEFAULT_REPLICA_TIMEOUT_MS). */
+  replicaTimeoutMs?: number;
 }
 
-/** A replica on a shared store beats every 5 s; six missed beats mean it is dead (a pause of a loaded machine is not). */
-export const REPLICA_LIVENESS = { heartbeatMs: 5_000, deadAfterMs: 30_000 } as const;
+/**
+ * A replica on a shared store is dead once its heartbeat is this old (`--replica-timeout`); it beats
+ * six times in that window, so a pause of a loaded machine is not mistaken for a death.
+ */
+export const DEFAULT_REPLICA_TIMEOUT_MS = 30_000;
+const BEATS_PER_TIMEOUT = 6;
 
 export interface GatewayRuntime {
   registry: SourceRegistry;
@@ -208,7 +214,8 @@ async function startReplicaLiveness(options: RuntimeOptions, sweep: (alive?: rea
     await sweep();
     return { stop: async () => {} };
   }
-  const { heartbeatMs, deadAfterMs } = REPLICA_LIVENESS;
+  const deadAfterMs = options.replicaTimeoutMs ?? DEFAULT_REPLICA_TIMEOUT_MS;
+  const heartbeatMs = deadAfterMs / BEATS_PER_TIMEOUT;
   const beatAndSweep = async () => {
     await replicas.beat(new Date(clock.now()).toISOString());
     await sweep(await replicas.alive(new Date(clock.now() - deadAfterMs).toISOString()));

@@ -12,7 +12,7 @@ import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
 import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
-import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
@@ -51,6 +51,8 @@ export interface ServeConfig {
   extractionLimits?: Partial<ExtractionLimits>;
   /** Share limiters, the result cache and events with other replicas through this Redis (`--redis`). */
   redisUrl?: string;
+  /** Replicas on one PostgreSQL: how old a heartbeat may get before that replica counts as dead (`--replica-timeout`; 30 s). */
+  replicaTimeoutMs?: number;
 }
 
 export interface RunningGateway {
@@ -153,6 +155,7 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
     ...(typeof flags.redis === 'string' ? { redisUrl: flags.redis } : {}),
     ...auditRetentionFlag(flags),
     ...secretKeyFileFlag(flags),
+    ...replicaTimeoutFlag(flags),
     env,
     log: createLogger(String(flags.logLevel ?? 'info')),
   });

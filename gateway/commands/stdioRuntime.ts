@@ -9,7 +9,7 @@ import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import { GatewayError, LOOPBACK_HOSTS, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import {
-  adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -44,7 +44,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
   try {
     await takeOverProcessGroups(dataDir, log);
     const runtime = await createRuntime(
-      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags),
+      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags), ...replicaTimeoutFlag(flags),
         dataDir, downloadMirrors: downloadMirrorsFlag(flags), extractionLimits: extractionLimitsFlag(flags),
         // Without --admin-port, a call whose client cannot be asked fails at once instead of waiting in vain.
         adminApproval: Number(flags.adminPort ?? 0) !== 0, ...(shared ? { shared, redisUrl: String(flags.redis) } : {}) },

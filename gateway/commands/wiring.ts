@@ -42,6 +42,8 @@ export interface RuntimeConfig {
   shared?: SharedLiveState;
   /** The Redis behind `shared`: isolated source children pace their provider requests through it too. */
   redisUrl?: string;
+  /** Replicas on one PostgreSQL: how old a heartbeat may get before that replica counts as dead (`--replica-timeout`). */
+  replicaTimeoutMs?: number;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -117,6 +119,7 @@ export async function createRuntime(
     downloads: { ...(config.downloadMirrors ? { mirrors: config.downloadMirrors } : {}) },
     ...(config.extractionLimits ? { extractionLimits: config.extractionLimits } : {}),
     ...(config.shared ? { shared: config.shared } : {}),
+    ...(config.replicaTimeoutMs !== undefined ? { replicaTimeoutMs: config.replicaTimeoutMs } : {}),
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
@@ -186,6 +189,10 @@ export function extractionLimitsFlag(flags: FlagValues): Partial<ExtractionLimit
 /** `--audit-retention-days`, as openStorage takes it (absent: history is kept). */
 export function auditRetentionFlag(flags: FlagValues): { auditRetentionDays?: number } {
   return flags.auditRetentionDays === undefined ? {} : { auditRetentionDays: Number(flags.auditRetentionDays) };
+}
+
+export function replicaTimeoutFlag(flags: FlagValues): Pick<RuntimeConfig, 'replicaTimeoutMs'> {
+  return flags.replicaTimeout === undefined ? {} : { replicaTimeoutMs: Number(flags.replicaTimeout) * 1000 };
 }
 
 export function permissionFlags(flags: FlagValues): Pick<RuntimeConfig, 'approvalTimeoutMs' | 'elicitation'> {

@@ -30,6 +30,7 @@ export const FLAGS = {
   secretKeyFile: { name: 'secret-key-file', env: 'SCIGATE_SECRET_KEY_FILE', kind: 'string', help: 'the 32-byte key custom server config and OAuth logins are encrypted with (default: <data-dir>/model-secrets.key); replicas on one PostgreSQL must all use the same key' },
   to: { name: 'to', env: 'SCIGATE_MIGRATE_TO', kind: 'string', help: 'the PostgreSQL to move the data dir into: postgres://user:password@host:5432/database' },
   redis: { name: 'redis', env: 'SCIGATE_REDIS', kind: 'string', help: 'share source limits, the result cache and events with the other replicas through this Redis, e.g. redis://redis:6379 (default: this process only)' },
+  replicaTimeout: { name: 'replica-timeout', env: 'SCIGATE_REPLICA_TIMEOUT', kind: 'seconds', default: '30', help: 'replicas on one PostgreSQL: seconds a replica may miss its heartbeat (sent every sixth of this) before the others end its pending requests and calls' },
   auditRetentionDays: { name: 'audit-retention-days', env: 'SCIGATE_AUDIT_RETENTION_DAYS', kind: 'count', help: 'delete audit history (tool calls with their arguments and results) older than this many days; unset keeps all of it' },
   rotate: { name: 'rotate', env: 'SCIGATE_TOKEN_ROTATE', kind: 'boolean', default: 'false', help: 'replace the admin token with a new one' },
 } as const satisfies Record<string, FlagSpec>;
@@ -38,8 +39,8 @@ export type FlagKey = keyof typeof FLAGS;
 
 /** Flags each command accepts. */
 export const COMMAND_FLAGS: Record<'serve' | 'stdio' | 'source' | 'token' | 'migrate', FlagKey[]> = {
-  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
-  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'logLevel'],
+  serve: ['host', 'port', 'dataDir', 'store', 'isolateSources', 'toolPrefix', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'sessionIdleTimeout', 'maxSessions', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'replicaTimeout', 'logLevel'],
+  stdio: ['dataDir', 'store', 'project', 'isolateSources', 'toolPrefix', 'host', 'adminPort', 'allowedHosts', 'sourceLimits', 'approvalTimeout', 'elicitation', 'allowPrivateUrls', 'downloadMirrors', 'extractionLimits', 'auditRetentionDays', 'redis', 'secretKeyFile', 'replicaTimeout', 'logLevel'],
   source: ['logLevel', 'redis'],
   token: ['dataDir', 'rotate'],
   migrate: ['dataDir', 'to', 'secretKeyFile', 'logLevel'],

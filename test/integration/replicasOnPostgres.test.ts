@@ -7,6 +7,8 @@ import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/
 
 /** How long before the kill an answer counts as within the audit's commit window (measured generously on a loaded machine). */
 const NEAR_KILL_MS = 2000;
+/** Long enough that a loaded CI machine never misses six beats of a live replica in a row. */
+const REPLICA_TIMEOUT_S = 6;
 
 /**
  * Two real `scigate serve` processes on ONE PostgreSQL and ONE Redis (issue 18's acceptance): what a
@@ -25,9 +27,13 @@ let a: Replica;
 let b: Replica;
 let write: string;
 
-/** A replica on the shared PostgreSQL and Redis (and the secrets key every replica shares). */
+/**
+ * A replica on the shared PostgreSQL and Redis (and the secrets key every replica shares). Its
+ * heartbeat goes stale after REPLICA_TIMEOUT_S instead of 30 s, so the survivor's sweep after a
+ * kill -9 is seen in seconds.
+ */
 async function replica(): Promise<Replica> {
-  const started = await startReplica(redis.url, {}, ['--store', storeUrl]);
+  const started = await startReplica(redis.url, {}, ['--store', storeUrl, '--replica-timeout', String(REPLICA_TIMEOUT_S)]);
   replicas.push(started);
   return started;
 }
