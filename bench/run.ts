@@ -3,7 +3,8 @@
  * mcp-proxy and with a bare relay (the floor), all in front of the same echo MCP server, in one run
  * on loopback, every path warm, medians of 3. Writes
  * its section of docs/benchmarks.md (`--gateway-only` skips the extraction, stdio and download benches;
- * `--cpu-per-call[=<file.cpuprofile>]` only measures, and profiles, the gateway over 1,500 sequential governed calls;
+ * `--cpu-per-call[=<file.cpuprofile>]` only measures, and profiles, the gateway over 1,500 sequential governed calls
+ * (with `--concurrency-16`, 3,000 calls from two clients of 8 concurrent calls each, as the main run's load);
  * `--memory-only` only prints the gateway's memory after 1,000, 10,000 and 20,000 governed calls).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -113,17 +114,18 @@ async function main() {
   const governed = { target: viaGateway, tool: ready.customTool, allowAll };
 
   if (process.argv.some((a) => a.startsWith('--cpu-per-call'))) {
-    // Gateway CPU over 1,500 sequential governed calls after WARM_UP_CALLS warm-up calls; with
-    // `--cpu-per-call=<file.cpuprofile>` also a CPU profile of those calls.
+    // Gateway CPU over 1,500 sequential governed calls (or 3,000 at concurrency 16) after
+    // WARM_UP_CALLS warm-up calls; with `--cpu-per-call=<file.cpuprofile>` also a CPU profile of them.
     const profilePath = argValue('--cpu-per-call');
+    const load = process.argv.includes('--concurrency-16') ? { calls: 1500, concurrency: 8, clients: 2 } : { calls: 1500, concurrency: 1, clients: 1 };
     await loadParallel({ ...seq, ...governed, calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
     let profiling = false;
-    const calls = await measured({ ...seq, ...governed, calls: 1500, warmup: 0 }, 1, async () => {
+    const calls = await measured({ ...seq, ...governed, calls: load.calls, concurrency: load.concurrency, warmup: 0 }, load.clients, async () => {
       if (profilePath) await tell(gateway, { type: profiling ? 'profile-stop' : 'profile-start', path: profilePath });
       profiling = !profiling;
       return gatewayCpu();
     });
-    process.stdout.write(`gateway CPU per governed call: ${round(calls.cpuMsPerCall, 3)} ms (p50 ${round(percentile(calls.latenciesMs, 50))} ms)${profilePath ? `; profile in ${profilePath}` : ''}\n`);
+    process.stdout.write(`gateway CPU per governed call at concurrency ${load.concurrency * load.clients}: ${round(calls.cpuMsPerCall, 3)} ms (p50 ${round(percentile(calls.latenciesMs, 50))} ms)${profilePath ? `; profile in ${profilePath}` : ''}\n`);
     stopAll();
     return;
   }
