@@ -1,7 +1,7 @@
 // The gateway's surface for admin/ and the composition root (gateway/main.ts). Inside gateway/ and in
 // tests, import the folder you need (gateway/core/index.js, …): this file loads every gateway folder.
 export { GatewayError, EventHub, SecretScrubber, createRequestPacers, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
-export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, SessionStore, SharedLiveState } from './core/index.js';
+export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, ProcessGroupRecord, SessionStore, SharedLiveState } from './core/index.js';
 export { workspaceResourceUri } from './core/index.js';
 export type { ArtifactStore, SessionWorkspace } from './core/index.js';
 export type { ArtifactDownloads } from './artifacts/index.js';
@@ -11,7 +11,7 @@ export type { ExtractionStore } from './core/index.js';
 export { SourceRegistry } from './registry/index.js';
 export type { SourceEntry } from './registry/index.js';
 export type { Broker } from './broker/index.js';
-export { killGroup, liveChildren, reapLeftoverGroups, recordProcessGroupsIn } from './upstream/index.js';
+export { killGroup, liveChildren, reapLeftoverGroups } from './upstream/index.js';
 export {
   createMcpHttpRouter, createMcpHttpEdge, downstreamHandlers, requestLog, requireAllowedHost, requireBearer, jsonBody, fromHttpError, sendHttpError, LOOPBACK_HOSTS,
 } from './listener/index.js';

@@ -2,7 +2,7 @@ import type { CustomUrlPolicy, LimitOverrides, SourceManifest, ToolPrefix } from
 import { builtinSources, type LazySource, type SourceDeps } from '../sources/index.js';
 import { SourceLimiters, createBroker, type Broker } from './broker/index.js';
 import type {
-  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProjectStore, ReplicaStore, SecretScrubber, SessionStore,
+  Cas, Clock, CustomServerStore, InvocationStore, Logger, NewId, OAuthLoginStore, ProcessGroupRecord, ProjectStore, ReplicaStore, SecretScrubber, SessionStore,
   SettingsStore, SharedLiveState,
 } from './core/index.js';
 import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from './artifacts/index.js';
@@ -78,6 +78,8 @@ export interface RuntimeOptions {
   replicas?: ReplicaStore;
   /** How old a replica's heartbeat may get before its pending work is swept (default DEFAULT_REPLICA_TIMEOUT_MS). */
   replicaTimeoutMs?: number;
+  /** Where every stdio server this runtime starts is written down while it runs (absent: in memory only). */
+  processGroups?: ProcessGroupRecord;
 }
 
 /**
@@ -111,7 +113,11 @@ export interface GatewayRuntime {
 export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
   const metrics = options.metrics ?? noopMetrics;
-  const restarts = (id: string) => ({ onRestart: () => metrics.upstreamRestarted(id) });
+  // Every client of a source counts its restarts and writes down the stdio servers it starts.
+  const clientOptions = (id: string) => ({
+    onRestart: () => metrics.upstreamRestarted(id),
+    ...(options.processGroups ? { processGroups: options.processGroups } : {}),
+  });
   for (const source of options.sources ?? builtinSources) {
     const id = source.manifest.id;
     const log = options.log.child({ sourceId: id });
@@ -120,7 +126,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       : { kind: 'memory', createServer: () => lazySourceServer(source, () => options.sourceDeps(id), log) };
     const manifest = withOverrides(source.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
-    const client = new UpstreamClient({ id, target, log, secrets: options.secrets, clock: options.clock, maxMessageBytes, ...restarts(id) });
+    const client = new UpstreamClient({ id, target, log, secrets: options.secrets, clock: options.clock, maxMessageBytes, ...clientOptions(id) });
     registry.add(manifest, client);
   }
   for (const extra of options.extraSources ?? []) {
@@ -128,7 +134,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     const manifest = withOverrides(extra.manifest, options.limitOverrides);
     const maxMessageBytes = messageBytesFor(manifest.limits.maxResponseBytes);
     const log = options.log.child({ sourceId: id });
-    const client = new UpstreamClient({ id, target: extra.target, log, clock: options.clock, maxMessageBytes, ...restarts(id) });
+    const client = new UpstreamClient({ id, target: extra.target, log, clock: options.clock, maxMessageBytes, ...clientOptions(id) });
     registry.add(manifest, client);
   }
   // Discovery runs in the background: the listeners wait for `registry.settled()` before they list

@@ -76,11 +76,11 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     ...(config.auditRetentionDays !== undefined ? { auditRetentionDays: config.auditRetentionDays } : {}),
     ...(config.secretKeyFile !== undefined ? { secretKeyFile: config.secretKeyFile } : {}),
   });
-  await takeOverProcessGroups(config.dataDir, log);
+  const processGroups = await takeOverProcessGroups(config.dataDir, log);
   // The SSRF policy refuses this gateway's own listener, known once it listens.
   let listening: { hosts: string[]; port: number } | undefined;
   const urlPolicy = { allowPrivate: config.allowPrivateUrls === true, ownListener: () => listening };
-  const runtime = await createRuntime({ ...config, ...(shared ? { shared } : {}) }, storage, { secrets, urlPolicy, metrics });
+  const runtime = await createRuntime({ ...config, processGroups, ...(shared ? { shared } : {}) }, storage, { secrets, urlPolicy, metrics });
   // Over HTTP the admin API reads the catalog too: serve it discovered, as before.
   await runtime.registry.settled();
   const mcp = createMcpHttpRouter({ ...runtime.downstream, ...(config.sessionLimits ? { sessionLimits: config.sessionLimits } : {}) });

@@ -42,9 +42,9 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
     throw error;
   });
   try {
-    await takeOverProcessGroups(dataDir, log);
+    const processGroups = await takeOverProcessGroups(dataDir, log);
     const runtime = await createRuntime(
-      { env, log, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags), ...replicaTimeoutFlag(flags),
+      { env, log, processGroups, isolateSources: flags.isolateSources === true, toolPrefix: flags.toolPrefix as ToolPrefix, sourceLimits: sourceLimitsFlag(flags, env), ...permissionFlags(flags), ...replicaTimeoutFlag(flags),
         dataDir, downloadMirrors: downloadMirrorsFlag(flags), extractionLimits: extractionLimitsFlag(flags),
         // Without --admin-port, a call whose client cannot be asked fails at once instead of waiting in vain.
         adminApproval: Number(flags.adminPort ?? 0) !== 0, ...(shared ? { shared, redisUrl: String(flags.redis) } : {}) },

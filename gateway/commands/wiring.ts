@@ -9,8 +9,8 @@ import { pino } from 'pino';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { FileWorkspace, ProcessGroupFiles, type OpenedStore } from '../../storage/index.js';
 import {
-  DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups, recordProcessGroupsIn,
-  scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type SharedLiveState,
+  DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups,
+  scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type ProcessGroupRecord, type SharedLiveState,
   type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
 } from '../index.js';
 import { readinessChecks } from './readiness.js';
@@ -44,6 +44,8 @@ export interface RuntimeConfig {
   redisUrl?: string;
   /** Replicas on one PostgreSQL: how old a heartbeat may get before that replica counts as dead (`--replica-timeout`). */
   replicaTimeoutMs?: number;
+  /** Where stdio servers' process groups are written down (from takeOverProcessGroups). */
+  processGroups?: ProcessGroupRecord;
 }
 
 /** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
@@ -70,13 +72,13 @@ export function scrubbedLog(config: { env: Env; log: Logger }, tokens: string[])
 }
 
 /**
- * Kills the stdio servers a gateway that died on this data directory left running, then records
- * ours there: done before the runtime starts any server.
+ * Kills the stdio servers a gateway that died on this data directory left running, and returns
+ * the record ours are written to (the runtime's `processGroups`): done before any server starts.
  */
-export async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<void> {
+export async function takeOverProcessGroups(dataDir: string, log: Logger): Promise<ProcessGroupRecord> {
   const groups = new ProcessGroupFiles(dataDir);
   await reapLeftoverGroups(groups, log);
-  recordProcessGroupsIn(groups, log);
+  return groups;
 }
 
 /** Kills every stdio child's process group, even when the gateway exits abruptly (registered once). */
@@ -120,6 +122,7 @@ export async function createRuntime(
     ...(config.extractionLimits ? { extractionLimits: config.extractionLimits } : {}),
     ...(config.shared ? { shared: config.shared } : {}),
     ...(config.replicaTimeoutMs !== undefined ? { replicaTimeoutMs: config.replicaTimeoutMs } : {}),
+    ...(config.processGroups ? { processGroups: config.processGroups } : {}),
     // Isolated sources run as `scigate source <id>` children of the entry point.
     isolation: config.isolateSources
       ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }

@@ -1,5 +1,5 @@
 import type { CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
-import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
+import { GatewayError, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { TASK_ONLY_REASON, customToolId, deriveCustomTools } from '../registry/index.js';
 import { UpstreamClient, type UpstreamAuth, type UpstreamTarget } from '../upstream/index.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
@@ -36,6 +36,8 @@ export interface ConnectionTestOptions {
   secrets: SecretScrubber;
   /** The server's OAuth manager (shared with its catalog client and the Inspector), when it uses OAuth. */
   auth?: UpstreamAuth;
+  /** A stdio probe's process group is written down here while it runs. */
+  processGroups?: ProcessGroupRecord;
 }
 
 /**
@@ -73,6 +75,7 @@ async function probeTarget(target: UpstreamTarget, options: ConnectionTestOption
     secrets: options.secrets,
     clock: options.clock,
     connectTimeoutMs: config.timeoutSeconds * 1000,
+    ...(options.processGroups ? { processGroups: options.processGroups } : {}),
   });
   try {
     return await probe(client, options, checks);

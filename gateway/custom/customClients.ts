@@ -1,5 +1,5 @@
 import { customSourceManifest, type CustomServerConfig } from '../../catalog/index.js';
-import type { Clock, Logger, SecretScrubber } from '../core/index.js';
+import type { Clock, Logger, ProcessGroupRecord, SecretScrubber } from '../core/index.js';
 import { UpstreamClient, messageBytesFor, type ClientRequests, type UpstreamAuth, type UpstreamClientOptions } from '../upstream/index.js';
 import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
 
@@ -18,6 +18,7 @@ interface CustomClientDeps {
   secrets: SecretScrubber;
   clock: Clock;
   onUpstreamRestart?: (sourceId: string) => void;
+  processGroups?: ProcessGroupRecord;
 }
 
 /** An upstream client for a custom server's current config: its target, timeouts, bounds and failure limit. */
@@ -37,6 +38,7 @@ export function createCustomClient(
     maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
     maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
     onRestart: () => deps.onUpstreamRestart?.(config.id),
+    ...(deps.processGroups ? { processGroups: deps.processGroups } : {}),
     ...extra,
   });
 }

@@ -1,6 +1,6 @@
 import type { CustomUrlPolicy, CustomServerConfig, ToolPrefix } from '../../catalog/index.js';
 import type { Broker } from '../broker/index.js';
-import type { Clock, CustomServerStore, EventHub, Logger, NewId, OAuthLoginStore, SecretScrubber, SessionStore } from '../core/index.js';
+import type { Clock, CustomServerStore, EventHub, Logger, NewId, OAuthLoginStore, ProcessGroupRecord, SecretScrubber, SessionStore } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import type { ConnectorSelection } from '../selection/index.js';
 import type { ConnectionTestResult } from './connectionTest.js';
@@ -30,6 +30,8 @@ export interface CustomServersDeps {
   oauthLogins?: OAuthLoginStore;
   /** Live updates: OAuth state changes are published here. */
   events?: EventHub;
+  /** Where the stdio servers' process groups are written down while they run (and probes'). */
+  processGroups?: ProcessGroupRecord;
 }
 
 export interface ServerState {

@@ -189,9 +189,11 @@ export class CustomServers {
   async test(id: string): Promise<ConnectionTestResult> {
     const state = this.stateOf(id);
     const revision = state.revision;
-    const { environment, toolPrefix, clock, log, secrets } = this.deps;
+    const { environment, toolPrefix, clock, log, secrets, processGroups } = this.deps;
     const auth = this.oauth.authOf(id);
-    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log, secrets, ...(auth ? { auth } : {}) });
+    const result = await runConnectionTest({
+      config: state.config, environment, toolPrefix, clock, log, secrets, ...(auth ? { auth } : {}), ...(processGroups ? { processGroups } : {}),
+    });
     if (state.revision === revision && this.states.get(id) === state) state.lastTest = result;
     return result;
   }

@@ -2,37 +2,31 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Logger, ProcessGroupEntry, ProcessGroupRecord } from '../core/index.js';
 
-/** Every stdio child the gateway runs, so a stopping gateway can kill all their process groups. */
+/**
+ * Every stdio child this process runs, whichever gateway started it, so that the process's exit
+ * can kill all their process groups (killChildrenOnExit).
+ */
 export const liveChildren = new Set<ChildProcess>();
 
 /**
- * Where live groups are written down. Set once by the composition root; module state (like
- * `liveChildren`) because every UpstreamClient, wherever it is made, must record its children.
+ * Notes a started child: tracked in memory and written to its gateway's record (the data
+ * directory's), if it has one. The record is the caller's, never module state: two gateways in
+ * one process (tests) each record their own children in their own directory.
  */
-let record: ProcessGroupRecord | undefined;
-let recordLog: Logger | undefined;
-
-/** Records every stdio process group started from now on in `groups` (main.ts calls this once). */
-export function recordProcessGroupsIn(groups: ProcessGroupRecord | undefined, log?: Logger): void {
-  record = groups;
-  recordLog = log;
-}
-
-/** Notes a started child: tracked in memory and written to the record. */
-export function noteChildStarted(child: ChildProcess): void {
+export function noteChildStarted(child: ChildProcess, groups: ProcessGroupRecord | undefined, log: Logger): void {
   liveChildren.add(child);
   const startTicks = child.pid === undefined ? undefined : processStartTicks(child.pid);
   const ownerStartTicks = processStartTicks(process.pid);
-  if (!record || !startTicks || !ownerStartTicks) return;
+  if (!groups || !startTicks || !ownerStartTicks) return;
   const entry: ProcessGroupEntry = { pgid: child.pid!, startTicks, ownerPid: process.pid, ownerStartTicks };
-  record.add(entry).catch((error: unknown) => recordLog?.warn({ err: error, pgid: child.pid }, 'could not record a process group'));
+  groups.add(entry).catch((error: unknown) => log.warn({ err: error, pgid: child.pid }, 'could not record a process group'));
 }
 
 /** Notes an exited child (after its group was killed). */
-export function noteChildExited(child: ChildProcess): void {
+export function noteChildExited(child: ChildProcess, groups: ProcessGroupRecord | undefined, log: Logger): void {
   liveChildren.delete(child);
-  if (!record || child.pid === undefined) return;
-  record.remove(child.pid).catch((error: unknown) => recordLog?.warn({ err: error, pgid: child.pid }, 'could not forget a process group'));
+  if (!groups || child.pid === undefined) return;
+  groups.remove(child.pid).catch((error: unknown) => log.warn({ err: error, pgid: child.pid }, 'could not forget a process group'));
 }
 
 /** Signals the child's whole process group; falls back to the child alone if the group is gone. */

@@ -3,7 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BoundedLineReader, GatewayError, type Logger, type SecretScrubber } from '../core/index.js';
+import { BoundedLineReader, GatewayError, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
 import { stderrLog } from './stderrLog.js';
@@ -22,6 +22,8 @@ export interface StdioTargetOptions {
   log: Logger;
   /** Scrubs stderr before it is logged (see stderrLog). */
   secrets?: SecretScrubber;
+  /** Where the child's process group is written down while it runs (the gateway's data directory). */
+  processGroups?: ProcessGroupRecord;
 }
 
 /**
@@ -64,7 +66,7 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        noteChildStarted(child);
+        noteChildStarted(child, this.options.processGroups, this.options.log);
         resolve();
       });
       child.once('exit', (code, signal) => this.exited(child, code, signal));
@@ -100,7 +102,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     // Whatever the server left running in its group (npx wrappers, shells, the watchdog) goes with it.
     killGroup(child, 'SIGKILL');
-    noteChildExited(child);
+    noteChildExited(child, this.options.processGroups, this.options.log);
     this.reader.clear();
     (child.stdio[3] as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
     this.options.log.info({ pid: child.pid, code, signal }, 'upstream stdio server exited');

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Clock, type Logger, type SecretScrubber } from '../core/index.js';
+import { GatewayError, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { LooseCallToolResultSchema, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
@@ -38,6 +38,8 @@ export interface UpstreamClientOptions {
   onRestart?: () => void;
   /** The client capabilities declared upstream and how its requests (sampling, elicitation, roots) are answered. */
   clientRequests?: ClientRequests;
+  /** A stdio server's process group is written down here while it runs (absent: in memory only). */
+  processGroups?: ProcessGroupRecord;
 }
 
 export interface UpstreamCallOptions {
@@ -310,6 +312,7 @@ export class UpstreamClient {
         return new ProcessGroupStdioTransport({
           ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log,
           ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+          ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}),
         });
       case 'http':
         return new StreamableHTTPClientTransport(new URL(target.url), requestInit(target.headers, target.auth));
