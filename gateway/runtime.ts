@@ -201,6 +201,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
       await liveness.stop();
       await customServers.close();
       await artifactDownloads?.close();
+      await extraction?.service.close();
       events.disconnect();
       await extraction?.workers.close();
       await registry.close();

@@ -116,8 +116,10 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     token: tokenFile.token,
     tokenPath: tokenFile.path,
     stop: async () => {
-      // Downloads stop first, keeping their part files: closing their sessions would read as the client cancelling them.
+      // Downloads and extractions stop first, their jobs kept for the next start: closing their
+      // sessions would read as the client cancelling them.
       await runtime.artifactDownloads?.close();
+      await runtime.paperExtractions?.close();
       await mcp.closeAll();
       server.closeAllConnections();
       server.close();

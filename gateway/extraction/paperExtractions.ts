@@ -72,12 +72,36 @@ export class PaperExtractions {
   private readonly limiter: ClockLimiter;
   /** Extractions under way, by Session and sha256: a second call for the same bytes waits for the first. */
   private readonly inFlight = new Map<string, Promise<PaperExtractionResult>>();
+  /** Aborted by `close`: every extraction stops, and its job stays as last saved. */
+  private readonly stopping = new AbortController();
+  /** Every call under way, awaited by `close` so none writes after the gateway stopped. */
+  private readonly underWay = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: PaperExtractionsDeps) {
     this.limiter = new ClockLimiter({ concurrency: deps.concurrency ?? 2, minTimeMs: 0 }, deps.clock);
   }
 
   async extract(ask: ExtractionAsk): Promise<PaperExtractionResult> {
+    if (this.stopping.signal.aborted) throw stoppingError();
+    const linked = linkSignals([ask.signal, this.stopping.signal]);
+    const work = this.extractNow({ ...ask, signal: linked.signal }).finally(linked.release);
+    this.underWay.add(work);
+    const done = () => void this.underWay.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /**
+   * The gateway is stopping: stops every extraction and waits for them. A stopped job is left as
+   * last saved (queued or running), so the next start fails it as interrupted by the restart
+   * (failUnfinishedExtractions); closing its Session would have recorded it as cancelled by the client.
+   */
+  async close(): Promise<void> {
+    this.stopping.abort(stoppingError());
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  }
+
+  private async extractNow(ask: ExtractionAsk): Promise<PaperExtractionResult> {
     const { session } = ask;
     const pdfPath = await this.pdfPathOf(ask);
     const bytes = await this.readPdf(session.id, pdfPath);
@@ -89,7 +113,7 @@ export class PaperExtractions {
     // The same bytes twice in one turn: one job. If the first call fails (or its client cancels), this one runs its own.
     const first = underWay ? await underWay.catch(() => undefined) : undefined;
     if (first) return { ...first, reused: true };
-    if (underWay) return this.extract(ask);
+    if (underWay) return this.extractNow(ask);
     const run = this.createJob(ask, pdfPath, sha256, bytes.length).then((job) => this.runJob(job, bytes, ask));
     this.inFlight.set(key, run);
     try {
@@ -206,8 +230,9 @@ export class PaperExtractions {
     }
   }
 
-  /** Fails (or cancels) a job that has not ended yet, and hands back the error to throw. */
+  /** Fails (or cancels) a job that has not ended yet, and hands back the error to throw; a stop leaves it as it is. */
   private async end(job: ExtractionJobRecord, error: GatewayError, cause: unknown): Promise<GatewayError> {
+    if (this.stopping.signal.aborted) return stoppingError();
     if (error.code === 'internal') this.deps.log.error({ err: cause, jobId: job.id }, 'extraction failed unexpectedly');
     const status = error.code === 'cancelled' ? 'cancelled' : 'failed';
     const update = { status, errorCode: error.code, errorMessage: error.message, endedAt: this.nowIso() } as const;
@@ -263,4 +288,8 @@ export class PaperExtractions {
   private nowIso(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
+}
+
+function stoppingError(): GatewayError {
+  return new GatewayError('tool_unavailable', 'The gateway is stopping. Call paper_extract_pdf again once it is back.', { retryable: true });
 }
