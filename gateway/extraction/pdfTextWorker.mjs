@@ -7,10 +7,12 @@
 //   { bytes: Uint8Array, maxPages: number, standardFontDataUrl: string, cMapUrl: string }
 // Out (postMessage), per job, in this order:
 //   { type: 'opened', pageCount, info, xmp }           – or { type: 'failed', kind, message }
+//                                                          (kind: encrypted, corrupt, too_many_pages, heap_limit)
 //   { type: 'page', page, width, height, items, fonts }  – one per page; items are
 //                                                          [str, x, y, width, fontSize, fontIndex]
 //   { type: 'done' }
 // A worker that failed a job is terminated, never given another one.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 // Loaded up front, while the worker waits for its first job, instead of by pdf.js on the first document.
@@ -27,18 +29,39 @@ function post(message) {
   parentPort.postMessage(message);
 }
 
-/** Text items as compact tuples: the structured clone of a 1,000-page paper stays small. */
-function compactItems(content, fonts) {
+/**
+ * Share of the heap limit past which a page's text is abandoned. pdf.js builds a page's text in
+ * chunks; near the limit V8 would spend seconds in last-resort collections before the worker dies,
+ * so a page that takes this much is stopped here at once, as if the limit had been hit.
+ */
+const HEAP_STOP_SHARE = 0.7;
+
+/** A page's text items as compact tuples (the structured clone of a 1,000-page paper stays small), read chunk by chunk. */
+async function pageText(page) {
   const items = [];
-  for (const item of content.items) {
-    if (typeof item.str !== 'string' || item.str.length === 0) continue;
-    const [a, b, , , x, y] = item.transform;
-    const fontSize = Math.hypot(a, b) || item.height || 1;
-    let fontIndex = fonts.indexOf(item.fontName);
-    if (fontIndex < 0) fontIndex = fonts.push(item.fontName) - 1;
-    items.push([item.str, x, y, item.width, fontSize, fontIndex]);
+  const fonts = [];
+  const styles = {};
+  const limit = getHeapStatistics().heap_size_limit * HEAP_STOP_SHARE;
+  const reader = page.streamTextContent().getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    Object.assign(styles, value.styles);
+    for (const item of value.items) {
+      if (typeof item.str !== 'string' || item.str.length === 0) continue;
+      const [a, b, , , x, y] = item.transform;
+      const fontSize = Math.hypot(a, b) || item.height || 1;
+      let fontIndex = fonts.indexOf(item.fontName);
+      if (fontIndex < 0) fontIndex = fonts.push(item.fontName) - 1;
+      items.push([item.str, x, y, item.width, fontSize, fontIndex]);
+    }
+    if (getHeapStatistics().used_heap_size > limit) {
+      // The worker is terminated after this job; the cancel only stops pdf.js reading on meanwhile.
+      reader.cancel(new Error('page text past the heap limit')).catch(() => {});
+      return undefined;
+    }
   }
-  return items;
+  return { items, fonts, styles };
 }
 
 /** The document information dictionary as plain strings (pdf.js may hand back Name objects). */
@@ -73,11 +96,14 @@ async function extract(job) {
     try {
       const page = await pdf.getPage(n);
       const [x0, y0, x1, y1] = page.view;
-      const content = await page.getTextContent();
-      const fonts = [];
-      const items = compactItems(content, fonts);
+      const text = await pageText(page);
+      if (!text) {
+        post({ type: 'failed', kind: 'heap_limit', message: `page ${n}` });
+        return;
+      }
+      const { items, fonts, styles } = text;
       // pdf.js names fonts by load order (g_d0_f1); the family makes a warning readable.
-      const fontNames = fonts.map((id) => `${content.styles[id]?.fontFamily ?? 'font'} ${id}`);
+      const fontNames = fonts.map((id) => `${styles[id]?.fontFamily ?? 'font'} ${id}`);
       post({ type: 'page', page: n, width: x1 - x0, height: y1 - y0, originX: x0, originY: y0, items, fonts: fontNames });
       page.cleanup();
     } catch (error) {

@@ -14,7 +14,7 @@ type ItemTuple = [string, number, number, number, number, number];
 type WorkerMessage =
   | { type: 'opened'; pageCount: number; info: PdfInfo; xmp: string | null }
   | { type: 'page'; page: number; width: number; height: number; items: ItemTuple[]; fonts: string[] }
-  | { type: 'failed'; kind: 'encrypted' | 'corrupt' | 'too_many_pages'; message: string; pageCount?: number }
+  | { type: 'failed'; kind: 'encrypted' | 'corrupt' | 'too_many_pages' | 'heap_limit'; message: string; pageCount?: number }
   | { type: 'done' };
 
 export interface RunPdfWorkerOptions {
@@ -64,7 +64,7 @@ export function runPdfWorker(options: RunPdfWorkerOptions): Promise<RawDocument>
       else finish(undefined);
     };
     const onError = (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(limitError('maxHeapMb', `needed more than ${limits.maxHeapMb} MiB of memory`));
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(heapLimitError(limits));
       else finish(new GatewayError('internal', 'The PDF worker failed unexpectedly; see the gateway log.', { cause: error }));
     };
     const onExit = () => finish(new GatewayError('internal', 'The PDF worker stopped before it finished; see the gateway log.'));
@@ -89,7 +89,13 @@ function limitError(limit: keyof ExtractionLimits, what: string): GatewayError {
   });
 }
 
+/** The worker ran out of heap, or stopped a page that was about to (pdfTextWorker.mjs, HEAP_STOP_SHARE). */
+function heapLimitError(limits: ExtractionLimits): GatewayError {
+  return limitError('maxHeapMb', `needed more than ${limits.maxHeapMb} MiB of memory`);
+}
+
 function failureError(message: Extract<WorkerMessage, { type: 'failed' }>, limits: ExtractionLimits): GatewayError {
+  if (message.kind === 'heap_limit') return heapLimitError(limits);
   if (message.kind === 'encrypted') {
     return new GatewayError('pdf_encrypted', 'This PDF is encrypted and needs a password; upload an unencrypted copy to extract its text.');
   }
