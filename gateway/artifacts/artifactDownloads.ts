@@ -1,7 +1,7 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { isErrorCode } from '../../catalog/index.js';
 import {
-  GatewayError, linkSignals, type ArtifactPlanRecord, type CallDeadline, type DownloadJobRecord, type InvocationOrigin, type NewId,
+  GatewayError, StoppableWork, linkSignals, type ArtifactPlanRecord, type CallDeadline, type DownloadJobRecord, type InvocationOrigin, type NewId,
   type PermissionAuthorizationRecord, type SessionRecord, workspaceResourceUri,
 } from '../core/index.js';
 import { artifactDownloadAction, type ClientApprover, type PermissionGate } from '../permissions/index.js';
@@ -61,10 +61,8 @@ export interface ArtifactDownloadResult {
  */
 export class ArtifactDownloads {
   private readonly running = new Map<string, AbortController>();
-  /** Aborted by `close`: every transfer stops where it is and keeps its part file. */
-  private readonly stopping = new AbortController();
-  /** Downloads and retries under way, awaited by `close` so none writes after the gateway stopped. */
-  private readonly underWay = new Set<Promise<unknown>>();
+  /** Downloads and retries under way; at `close` every transfer stops where it is and keeps its part file. */
+  private readonly work = new StoppableWork();
   readonly destinations: Destinations;
 
   constructor(private readonly deps: ArtifactDownloadsDeps) {
@@ -74,17 +72,15 @@ export class ArtifactDownloads {
   /** Resolves only at a terminal state: completed, or throws with the plan/job ending in `details`. */
   download(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
     // A stop also ends a wait for permission (the plan expires) instead of waiting for a human.
-    const linked = linkSignals([ask.signal, this.stopping.signal]);
-    return this.track(this.downloadNow({ ...ask, signal: linked.signal }).finally(linked.release));
+    return this.work.run(ask.signal, (signal) => this.downloadNow({ ...ask, signal }));
   }
 
   /**
    * The gateway is stopping: stops every transfer (each keeps its part file and its job stays as last
    * saved, so the next start marks it interrupted and a retry resumes) and resolves once none runs.
    */
-  async close(): Promise<void> {
-    this.stopping.abort(stoppingError());
-    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  close(): Promise<void> {
+    return this.work.stop(stoppingError());
   }
 
   private async downloadNow(ask: DownloadAsk): Promise<ArtifactDownloadResult> {
@@ -125,7 +121,7 @@ export class ArtifactDownloads {
     if (!manifest) throw new GatewayError('tool_unavailable', `The source ${plan.sourceId} is no longer in the catalog; its downloads cannot be retried.`);
     if (!this.destinations.claim(job.sessionId, job.destinationPath)) throw new GatewayError('conflict', `Another download is writing ${job.destinationPath}.`);
     const queued = (await this.deps.store.updateJob(job.id, { state: 'queued', errorCode: null, errorMessage: null, endedAt: null, updatedAt: this.now() }))!;
-    void this.track(
+    void this.work.track(
       this.runJob(queued, { candidate: plan.candidate, manifest }, new AbortController().signal)
         .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
         .finally(() => this.destinations.release(job.sessionId, job.destinationPath).catch(() => {})),
@@ -215,28 +211,21 @@ export class ArtifactDownloads {
     signal: AbortSignal,
     onProgress?: (p: Progress) => void,
   ): Promise<JobEnding> {
-    if (this.stopping.signal.aborted) throw stoppingError();
+    if (this.work.stopped) throw stoppingError();
     if (!(await this.deps.store.getJob(job.id))) await this.deps.store.addJob(job);
     this.deps.events.publish('download.updated', job.sessionId, job);
     const controller = new AbortController();
-    const linked = linkSignals([signal, controller.signal, this.stopping.signal]);
+    const linked = linkSignals([signal, controller.signal, this.work.signal]);
     this.running.set(job.id, controller);
     try {
       return await runDownloadJob(this.deps, {
-        job, candidate: offered.candidate, manifest: offered.manifest, signal: linked.signal, stopping: this.stopping.signal,
+        job, candidate: offered.candidate, manifest: offered.manifest, signal: linked.signal, stopping: this.work.signal,
         ...(onProgress ? { onProgress: (bytesDone, totalBytes) => onProgress({ progress: bytesDone, ...(totalBytes !== null ? { total: totalBytes } : {}) }) } : {}),
       });
     } finally {
       this.running.delete(job.id);
       linked.release();
     }
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.underWay.add(work);
-    const done = () => void this.underWay.delete(work);
-    work.then(done, done);
-    return work;
   }
 
   private async requireJob(jobId: string): Promise<DownloadJobRecord> {

@@ -29,6 +29,7 @@ export { parseInput } from './parseInput.js';
 export { sha256Hex } from './sha256.js';
 export { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
 export { linkSignals } from './linkedSignal.js';
+export { StoppableWork } from './stoppableWork.js';
 export { requireSession } from './requireSession.js';
 export type { ProcessGroupEntry, ProcessGroupRecord } from './processGroupRecord.js';
 export { SecretScrubber, REDACTED, MIN_SECRET_CHARS } from './secretScrubber.js';

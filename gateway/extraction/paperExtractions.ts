@@ -1,6 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ClockLimiter, GatewayError, linkSignals, sha256Hex, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
+  ClockLimiter, GatewayError, StoppableWork, linkSignals, sha256Hex, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
   type ExtractionJobStatus, type ExtractionJobUpdate, type ExtractionStore, type Logger, type NewId, type SessionRecord, type SessionWorkspace,
 } from '../core/index.js';
 import type { ExtractionManifest } from './buildExtraction.js';
@@ -72,23 +72,16 @@ export class PaperExtractions {
   private readonly limiter: ClockLimiter;
   /** Extractions under way, by Session and sha256: a second call for the same bytes waits for the first. */
   private readonly inFlight = new Map<string, Promise<PaperExtractionResult>>();
-  /** Aborted by `close`: every extraction stops, and its job stays as last saved. */
-  private readonly stopping = new AbortController();
-  /** Every call under way, awaited by `close` so none writes after the gateway stopped. */
-  private readonly underWay = new Set<Promise<unknown>>();
+  /** Every call under way; at `close` each extraction stops and its job stays as last saved. */
+  private readonly work = new StoppableWork();
 
   constructor(private readonly deps: PaperExtractionsDeps) {
     this.limiter = new ClockLimiter({ concurrency: deps.concurrency ?? 2, minTimeMs: 0 }, deps.clock);
   }
 
   async extract(ask: ExtractionAsk): Promise<PaperExtractionResult> {
-    if (this.stopping.signal.aborted) throw stoppingError();
-    const linked = linkSignals([ask.signal, this.stopping.signal]);
-    const work = this.extractNow({ ...ask, signal: linked.signal }).finally(linked.release);
-    this.underWay.add(work);
-    const done = () => void this.underWay.delete(work);
-    work.then(done, done);
-    return work;
+    if (this.work.stopped) throw stoppingError();
+    return this.work.run(ask.signal, (signal) => this.extractNow({ ...ask, signal }));
   }
 
   /**
@@ -96,9 +89,8 @@ export class PaperExtractions {
    * last saved (queued or running), so the next start fails it as interrupted by the restart
    * (failUnfinishedExtractions); closing its Session would have recorded it as cancelled by the client.
    */
-  async close(): Promise<void> {
-    this.stopping.abort(stoppingError());
-    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  close(): Promise<void> {
+    return this.work.stop(stoppingError());
   }
 
   private async extractNow(ask: ExtractionAsk): Promise<PaperExtractionResult> {
@@ -232,7 +224,7 @@ export class PaperExtractions {
 
   /** Fails (or cancels) a job that has not ended yet, and hands back the error to throw; a stop leaves it as it is. */
   private async end(job: ExtractionJobRecord, error: GatewayError, cause: unknown): Promise<GatewayError> {
-    if (this.stopping.signal.aborted) return stoppingError();
+    if (this.work.stopped) return stoppingError();
     if (error.code === 'internal') this.deps.log.error({ err: cause, jobId: job.id }, 'extraction failed unexpectedly');
     const status = error.code === 'cancelled' ? 'cancelled' : 'failed';
     const update = { status, errorCode: error.code, errorMessage: error.message, endedAt: this.nowIso() } as const;

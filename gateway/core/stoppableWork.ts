@@ -1,0 +1,41 @@
+import { linkSignals } from './linkedSignal.js';
+
+/**
+ * A service's work under way, for a gateway that stops: each piece runs with a signal that also
+ * aborts at `stop`, and `stop` resolves once none runs, so nothing writes after the stores close.
+ * (A stop must not read as the client cancelling: the services tell the two apart by `stopped`.)
+ */
+export class StoppableWork {
+  private readonly stopping = new AbortController();
+  private readonly underWay = new Set<Promise<unknown>>();
+
+  /** True once `stop` was called. */
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /** Aborted by `stop`, with its reason. */
+  get signal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  /** Runs `work` with a signal that aborts when `signal` does or at the stop; awaited by `stop`. */
+  run<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const linked = linkSignals([signal, this.stopping.signal]);
+    return this.track(work(linked.signal).finally(linked.release));
+  }
+
+  /** Work started on its own (a retry in the background), awaited by `stop` too. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.underWay.add(work);
+    const done = () => void this.underWay.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /** Aborts every piece with `reason` and resolves once none runs (new pieces started meanwhile included). */
+  async stop(reason: Error): Promise<void> {
+    this.stopping.abort(reason);
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+  }
+}
