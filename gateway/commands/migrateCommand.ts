@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import { copyEmbeddedStore, redactPostgresUrl, type CopyReport } from '../../storage/index.js';
 import { UsageError, type FlagValues } from '../index.js';
 import { checkedPostgresUrl, scrubStorePassword, secretKeyFileFlag } from './storeWiring.js';
-import { createLogger, scrubbedLog } from './wiring.js';
+import { createLogger } from './logger.js';
+import { scrubbedLog } from './wiring.js';
 
 /** Copies, prints what moved (stderr) and what to run next; resolves with the exit code. */
 export async function runMigrate(flags: FlagValues): Promise<number> {

@@ -1,5 +1,6 @@
 /** `--redis` (SCIGATE_REDIS): the live state `serve` and `stdio` share with the other replicas. */
-import { UsageError, type Clock, type Logger, type SecretScrubber } from '../index.js';
+import { UsageError } from '../config/index.js';
+import type { Clock, Logger, SecretScrubber } from '../core/index.js';
 
 /** The password in a Redis URL, so no log line or error shows it. */
 function redisPassword(url: string): string[] {

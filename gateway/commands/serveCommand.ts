@@ -12,7 +12,8 @@ import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
 import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
-import { adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { createLogger } from './logger.js';
+import { adminAppFor, auditRetentionFlag, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {

@@ -1,11 +1,15 @@
 /** `scigate source <id>`: one built-in source as a stdio MCP server (the child of `--isolate-sources`). */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { findBuiltinSource } from '../../sources/index.js';
-import { SecretScrubber, UsageError, createRequestPacers, sourceDepsFromEnv, systemClock, type FlagValues } from '../index.js';
+import { UsageError, type FlagValues } from '../config/index.js';
+import { SecretScrubber, createRequestPacers, systemClock } from '../core/index.js';
+import { sourceDepsFromEnv } from '../sourceSettings/index.js';
+import { createLogger } from './logger.js';
 import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
 import { VERSION } from './version.js';
-import { createLogger, type Env } from './wiring.js';
+
+type Env = Record<string, string | undefined>;
 
 /** Serves the source on stdin/stdout until the parent closes the stream; resolves with the exit code. */
 export async function runSource(sourceId: string, flags: FlagValues, env: Env): Promise<number> {

@@ -8,8 +8,9 @@ import type { ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import { GatewayError, LOOPBACK_HOSTS, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
+import { createLogger } from './logger.js';
 import {
-  adminAppFor, auditRetentionFlag, createLogger, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, auditRetentionFlag, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 import { openSharedLiveState } from './redisWiring.js';

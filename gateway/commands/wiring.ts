@@ -5,7 +5,6 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { FileWorkspace, ProcessGroupFiles, type OpenedStore } from '../../storage/index.js';
 import {
@@ -46,18 +45,6 @@ export interface RuntimeConfig {
   replicaTimeoutMs?: number;
   /** Where stdio servers' process groups are written down (from takeOverProcessGroups). */
   processGroups?: ProcessGroupRecord;
-}
-
-/** The process's pino logger, on stderr (stdout is the stdio protocol channel). */
-export function createLogger(level: string): Logger {
-  return pino(
-    {
-      level,
-      base: { app: 'scigate' },
-      redact: { paths: ['req.headers.authorization', 'headers.authorization', 'token', '*.token', 'env', '*.env'], censor: '[redacted]' },
-    },
-    pino.destination(2),
-  ) as unknown as Logger;
 }
 
 /**

@@ -41,8 +41,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'gateway/broker', 'gateway/custom', 'gateway/listener', 'gateway/artifacts', 'gateway/extraction', 'gateway/runtime',
   ],
   admin: ['catalog', 'gateway'],
-  // A command imports the gateway folders it needs (stdio: only config and handshake up front).
-  'gateway/commands': ['catalog', 'sources', 'storage', 'gateway/core', 'gateway/config', 'gateway/handshake', 'gateway/front', 'gateway', 'admin'],
+  // A command imports the gateway folders it needs (stdio: only config and handshake up front;
+  // source: the source settings, not the gateway).
+  'gateway/commands': ['catalog', 'sources', 'storage', 'gateway/core', 'gateway/config', 'gateway/handshake', 'gateway/front', 'gateway/sourceSettings', 'gateway', 'admin'],
   'gateway/main': ['gateway/config', 'gateway/commands'],
 };
 
@@ -168,6 +169,12 @@ describe('layering (house style §1)', () => {
     const toProm = edges.filter((e) => e.to === 'prom-client');
     expect(toProm.map((e) => e.from)).toContain('gateway/metrics/gatewayMetrics.ts');
     expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
+  });
+
+  it('scigate source (each child of --isolate-sources) loads one source server, not the gateway: no HTTP edge, storage, PostgreSQL or Redis', () => {
+    const loaded = [...new Set([...staticClosure('gateway/main.ts', edges), ...staticClosure('gateway/commands/sourceCommand.ts', edges)])];
+    expect(loaded.filter((p) => /^(admin|storage)\/|^gateway\/(index|runtime)\.ts$|^gateway\/(listener|broker|custom|registry)\//.test(p))).toEqual([]);
+    for (const heavy of ['express', 'pg', 'sql.js', 'ioredis', 'ajv', 'prom-client']) expect(loaded).not.toContain(heavy);
   });
 
   it('scigate stdio answers initialize with Node alone: the SDK, zod, the session front, storage and the runtime come later', () => {
