@@ -17,4 +17,6 @@ export { FileWorkspace, WORKSPACES_DIR, COMPLETED_FILE_MODE } from './fileWorksp
 export { checkWorkspacePath, numberedPath, PART_SUFFIX } from './workspacePaths.js';
 export { ArtifactRepository } from './artifactRepository.js';
 export { openStore, type OpenStoreOptions, type OpenedStore } from './openStore.js';
-export { copyEmbeddedStore, type CopyReport, openPostgresStorage, PgDatabase, isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgres/index.js';
+export { copyEmbeddedStore, openPostgresStorage } from './postgresOnDemand.js';
+export type { CopyReport } from './postgres/index.js';
+export { isPostgresUrl, postgresPassword, postgresUrlProblem, redactPostgresUrl } from './postgres/postgresUrl.js';

@@ -2,7 +2,7 @@ import type { Storage } from '../gateway/core/index.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { openStorage, type EncryptedStores, type OpenStorageOptions } from './openStorage.js';
 import { ENCRYPTED_FILES } from './customServerFileStore.js';
-import { openPgSecretStores, openPostgresStorage } from './postgres/index.js';
+import { openPgSecretStores, openPostgresStorage } from './postgresOnDemand.js';
 import { resolveSecretKey } from './secretKey.js';
 
 export interface OpenStoreOptions extends OpenStorageOptions {

@@ -171,6 +171,11 @@ describe('layering (house style §1)', () => {
     expect(toProm.filter((e) => e.kind === 'static')).toEqual([]);
   });
 
+  it('pg is loaded on demand: a gateway on the embedded store never imports it', () => {
+    for (const command of ['serveCommand', 'stdioRuntime']) expect([...staticClosure(`gateway/commands/${command}.ts`, edges)]).not.toContain('pg');
+    expect(edges).toContainEqual({ from: 'storage/postgresOnDemand.ts', to: 'storage/postgres/index.ts', kind: 'dynamic' });
+  });
+
   it('scigate source (each child of --isolate-sources) loads one source server, not the gateway: no HTTP edge, storage, PostgreSQL or Redis', () => {
     const loaded = [...new Set([...staticClosure('gateway/main.ts', edges), ...staticClosure('gateway/commands/sourceCommand.ts', edges)])];
     expect(loaded.filter((p) => /^(admin|storage)\/|^gateway\/(index|runtime)\.ts$|^gateway\/(listener|broker|custom|registry)\//.test(p))).toEqual([]);
