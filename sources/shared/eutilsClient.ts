@@ -16,8 +16,11 @@ const TOOL_NAME = 'scigate';
  * NCBI allows 3 requests/s per caller (10 with an API key) across all E-utilities. The gateway
  * spaces the NCBI sources' calls (limit group `ncbi`); the same group's request pacer spaces every
  * request of PubMed, ClinVar and GEO together, including the several requests inside one call.
+ * The spacing has a margin over 1000/3 (and 1000/10) ms: a request leaves a few milliseconds after
+ * its turn (a busy event loop, another process of the same pace over Redis), and four spaced exactly
+ * a third of a second apart could then arrive at NCBI within one second.
  */
-const REQUEST_SPACING_MS = { withoutKey: 334, withKey: 100 };
+const REQUEST_SPACING_MS = { withoutKey: 350, withKey: 110 };
 
 /** The limit group of the NCBI sources' manifests, and of their shared request spacing. */
 export const NCBI_LIMIT_GROUP = 'ncbi';
