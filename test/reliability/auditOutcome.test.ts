@@ -80,6 +80,19 @@ describe('the audit never records an outcome the client did not receive', () => 
   });
 });
 
+describe('a cache hit while the store refuses writes', () => {
+  it('after a refused write, a hit waits for its own intent too: refused while the store refuses, answered once it takes writes again', async () => {
+    const invocations = new RefusingInvocations(2);
+    // One stage for all three calls, as in the broker: it remembers that the store's last write failed.
+    const stage = withAudit(depsOf(invocations));
+    const answer = (handler: Handler<AuditedRequest>, invocationId: string) =>
+      stage(handler)(newRequest({ invocationId })).then(() => 'ok', (error: GatewayError) => error.code);
+    expect(await answer(succeeds, 'inv_refused')).toBe('storage_unavailable');
+    expect(await answer(cacheHit, 'inv_hit_refused')).toBe('storage_unavailable');
+    expect(await answer(cacheHit, 'inv_hit_stored')).toBe('ok');
+  });
+});
+
 describe('no upstream result reaches the client before its intent is durable', () => {
   it('a call that reached the upstream waits for its intent; its completion is recorded once the answer goes out', async () => {
     const invocations = new SlowSyncInvocations();

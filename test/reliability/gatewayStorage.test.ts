@@ -28,9 +28,14 @@ const env = () => ({ SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api`, SCIGATE_
 const dataDir = () => join(root, 'data');
 const projectIds = async (g: GatewayProcess) => ((await g.api.get('/api/projects')).body.projects as Array<{ id: string }>).map((p) => p.id);
 
-/** One arXiv search (the replayed query; repeats are cache hits, audited like any call). */
-async function call(client: Client): Promise<Answer> {
-  return answerOf(await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } }));
+/**
+ * One arXiv search of the replayed query. Each `maxResults` is a call of its own (a cache miss), so
+ * it is answered only once its intent is durable; a repeat is a cache hit, which may be answered
+ * before (docs/storage.md, promise 4), so whether a hit on a full disk hears storage_unavailable
+ * depends on timing.
+ */
+async function call(client: Client, maxResults = 10): Promise<Answer> {
+  return answerOf(await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing', maxResults } }));
 }
 
 describe('the real gateway and its journal', () => {
@@ -61,7 +66,7 @@ describe('the real gateway and its journal', () => {
     // A file-size cap on the gateway stands in for a full disk (EFBIG where a disk says ENOSPC).
     capFileSize(gateway.pid, journalBytes + 4096);
     for (let round = 0; round < 10; round++) {
-      answers.push(...(await Promise.all([0, 1, 2].map(() => call(client)))));
+      answers.push(...(await Promise.all([1, 2, 3].map((n) => call(client, 10 + round * 3 + n)))));
     }
     const created: Array<{ id: string; status: number; code?: string }> = [];
     for (let i = 0; i < 40 && !created.some((c) => c.status === 503); i++) {
@@ -75,11 +80,11 @@ describe('the real gateway and its journal', () => {
     expect(created.every((c) => c.status === 201 || c.status === 503)).toBe(true);
 
     capFileSize(gateway.pid, undefined);
-    for (let i = 0; i < 3; i++) answers.push(await call(client));
+    for (let i = 0; i < 3; i++) answers.push(await call(client, 50 + i));
     expect(answers.slice(-3).map((a) => a.code)).toEqual(['ok', 'ok', 'ok']);
     expect((await gateway.api.post('/api/projects', { id: 'after-full' })).status).toBe(201);
-    // The last calls were cache hits, answered before their rows were durable (docs/storage.md,
-    // promise 4). A call that is not a hit is answered only once its intent is durable, and the
+    // Every call above waited for its intent; their completions become durable within the commit
+    // window. One more call that is not a hit is answered only once its intent is durable, and the
     // audit log writes in order: after it, every earlier line is on disk too.
     await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'durability barrier' } });
     await gateway.kill9();
