@@ -191,9 +191,7 @@ export class CustomServers {
     const revision = state.revision;
     const { environment, toolPrefix, clock, log, secrets, processGroups } = this.deps;
     const auth = this.oauth.authOf(id);
-    const result = await runConnectionTest({
-      config: state.config, environment, toolPrefix, clock, log, secrets, ...(auth ? { auth } : {}), ...(processGroups ? { processGroups } : {}),
-    });
+    const result = await runConnectionTest({ config: state.config, environment, toolPrefix, clock, log, secrets, ...(auth ? { auth } : {}), ...(processGroups ? { processGroups } : {}) });
     if (state.revision === revision && this.states.get(id) === state) state.lastTest = result;
     return result;
   }
