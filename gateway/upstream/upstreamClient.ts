@@ -10,6 +10,7 @@ import { toUpstreamError } from './upstreamErrors.js';
 import { LooseCallToolResultSchema, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
+import { lostResponseFetch } from './lostResponseFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
@@ -275,11 +276,11 @@ export class UpstreamClient {
     return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal);
   }
 
-  /** Ends a connection whose server broke a bound; its pending requests fail with `error`. */
+  /** Ends a connection whose server broke a bound or dropped an answer; its pending requests fail with `error`. */
   private failConnection(client: Client, error: GatewayError): void {
     if (this.failures.has(client)) return;
     this.failures.set(client, error);
-    this.options.log.warn({ upstream: this.options.id, err: error.message }, 'upstream broke a size bound; the connection is closed');
+    this.options.log.warn({ upstream: this.options.id, err: error.message }, 'upstream connection failed; it is closed and reconnects on the next call');
     void client.close().catch(() => {});
   }
 
@@ -299,8 +300,13 @@ export class UpstreamClient {
 
   private createTransport(target: UpstreamTarget, client: Client): Transport {
     const maxMessageBytes = this.options.maxMessageBytes ?? messageBytesFor(5_000_000);
+    // A POST's answer (streamable HTTP) or the event stream that carries every answer (SSE) broken
+    // off mid-way: the requests waiting on it fail at once as upstream_unavailable.
+    const onLost = (method: string, error: unknown) => {
+      if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.options.id, error));
+    };
     const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => {
-      const bounded = sizeBoundedFetch(abortIsolatingFetch(), {
+      const bounded = sizeBoundedFetch(lostResponseFetch(abortIsolatingFetch(), onLost), {
         id: this.options.id,
         maxMessageBytes,
         onViolation: (error) => this.failConnection(client, error),
@@ -327,4 +333,11 @@ export class UpstreamClient {
       }
     }
   }
+}
+
+function lostConnection(id: string, cause: unknown): GatewayError {
+  return new GatewayError('upstream_unavailable', `${id} dropped the connection while it was answering; call again (the server is reconnected).`, {
+    retryable: true,
+    cause,
+  });
 }
