@@ -86,7 +86,7 @@ export interface RuntimeOptions {
  * A replica on a shared store is dead once its heartbeat is this old (`--replica-timeout`); it beats
  * six times in that window, so a pause of a loaded machine is not mistaken for a death.
  */
-export const DEFAULT_REPLICA_TIMEOUT_MS = 30_000;
+const DEFAULT_REPLICA_TIMEOUT_MS = 30_000;
 const BEATS_PER_TIMEOUT = 6;
 
 export interface GatewayRuntime {
@@ -106,6 +106,11 @@ export interface GatewayRuntime {
   /** paper_extract_pdf's service (jobs for the admin API), when storage has a workspace. */
   paperExtractions?: PaperExtractions;
   workspace?: SessionWorkspace;
+  /**
+   * Stops every download and extraction where it is, their jobs kept for the next start. A stop
+   * runs it before the MCP sessions close, whose closing would read as the clients cancelling them.
+   */
+  stopWork(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -177,6 +182,10 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   });
   // Custom Source IDs are registered before serving, so stored selections naming them stay valid.
   await customServers.start();
+  const stopWork = async () => {
+    await artifactDownloads?.close();
+    await extraction?.service.close();
+  };
   return {
     registry,
     broker,
@@ -197,11 +206,11 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(artifactDownloads ? { artifactDownloads } : {}),
     ...(extraction ? { paperExtractions: extraction.service } : {}),
     ...(options.workspace ? { workspace: options.workspace } : {}),
+    stopWork,
     close: async () => {
       await liveness.stop();
       await customServers.close();
-      await artifactDownloads?.close();
-      await extraction?.service.close();
+      await stopWork();
       events.disconnect();
       await extraction?.workers.close();
       await registry.close();

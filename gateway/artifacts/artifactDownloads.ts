@@ -121,11 +121,11 @@ export class ArtifactDownloads {
     if (!manifest) throw new GatewayError('tool_unavailable', `The source ${plan.sourceId} is no longer in the catalog; its downloads cannot be retried.`);
     if (!this.destinations.claim(job.sessionId, job.destinationPath)) throw new GatewayError('conflict', `Another download is writing ${job.destinationPath}.`);
     const queued = (await this.deps.store.updateJob(job.id, { state: 'queued', errorCode: null, errorMessage: null, endedAt: null, updatedAt: this.now() }))!;
-    void this.work.track(
-      this.runJob(queued, { candidate: plan.candidate, manifest }, new AbortController().signal)
-        .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
-        .finally(() => this.destinations.release(job.sessionId, job.destinationPath).catch(() => {})),
-    );
+    // Runs in the background (nobody can cancel it but a stop).
+    void this.work
+      .run(new AbortController().signal, (signal) => this.runJob(queued, { candidate: plan.candidate, manifest }, signal))
+      .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
+      .finally(() => this.destinations.release(job.sessionId, job.destinationPath).catch(() => {}));
     return queued;
   }
 
@@ -211,11 +211,11 @@ export class ArtifactDownloads {
     signal: AbortSignal,
     onProgress?: (p: Progress) => void,
   ): Promise<JobEnding> {
-    if (this.work.stopped) throw stoppingError();
     if (!(await this.deps.store.getJob(job.id))) await this.deps.store.addJob(job);
     this.deps.events.publish('download.updated', job.sessionId, job);
     const controller = new AbortController();
-    const linked = linkSignals([signal, controller.signal, this.work.signal]);
+    // `signal` is a StoppableWork piece's: it aborts at a stop too.
+    const linked = linkSignals([signal, controller.signal]);
     this.running.set(job.id, controller);
     try {
       return await runDownloadJob(this.deps, {

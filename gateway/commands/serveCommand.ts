@@ -117,10 +117,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     token: tokenFile.token,
     tokenPath: tokenFile.path,
     stop: async () => {
-      // Downloads and extractions stop first, their jobs kept for the next start: closing their
-      // sessions would read as the client cancelling them.
-      await runtime.artifactDownloads?.close();
-      await runtime.paperExtractions?.close();
+      await runtime.stopWork();
       await mcp.closeAll();
       server.closeAllConnections();
       server.close();

@@ -19,18 +19,18 @@ export class StoppableWork {
     return this.stopping.signal;
   }
 
-  /** Runs `work` with a signal that aborts when `signal` does or at the stop; awaited by `stop`. */
+  /**
+   * Runs `work` with a signal that aborts when `signal` does or at the stop; awaited by `stop`.
+   * After the stop nothing starts: the call is refused with the stop's reason.
+   */
   run<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopping.signal.reason);
     const linked = linkSignals([signal, this.stopping.signal]);
-    return this.track(work(linked.signal).finally(linked.release));
-  }
-
-  /** Work started on its own (a retry in the background), awaited by `stop` too. */
-  track<T>(work: Promise<T>): Promise<T> {
-    this.underWay.add(work);
-    const done = () => void this.underWay.delete(work);
-    work.then(done, done);
-    return work;
+    const piece = work(linked.signal).finally(linked.release);
+    this.underWay.add(piece);
+    const done = () => void this.underWay.delete(piece);
+    piece.then(done, done);
+    return piece;
   }
 
   /** Aborts every piece with `reason` and resolves once none runs (new pieces started meanwhile included). */

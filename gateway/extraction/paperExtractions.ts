@@ -79,8 +79,7 @@ export class PaperExtractions {
     this.limiter = new ClockLimiter({ concurrency: deps.concurrency ?? 2, minTimeMs: 0 }, deps.clock);
   }
 
-  async extract(ask: ExtractionAsk): Promise<PaperExtractionResult> {
-    if (this.work.stopped) throw stoppingError();
+  extract(ask: ExtractionAsk): Promise<PaperExtractionResult> {
     return this.work.run(ask.signal, (signal) => this.extractNow({ ...ask, signal }));
   }
 

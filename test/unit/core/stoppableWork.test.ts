@@ -22,7 +22,7 @@ describe('StoppableWork', () => {
     expect(work.stopped).toBe(true);
   });
 
-  it("the caller's own signal still aborts its piece, and tracked background work is awaited by the stop", async () => {
+  it("the caller's own signal still aborts its piece; the stop waits for a piece that ignores its signal, and refuses new ones", async () => {
     const work = new StoppableWork();
     const caller = new AbortController();
     const log: string[] = [];
@@ -32,13 +32,15 @@ describe('StoppableWork', () => {
     expect(work.stopped).toBe(false);
 
     let finish!: () => void;
-    const background = work.track(new Promise<void>((resolve) => (finish = resolve)));
+    const stubborn = work.run(new AbortController().signal, () => new Promise<void>((resolve) => (finish = resolve)));
     let stopped = false;
-    const stopping = work.stop(new Error('stop')).then(() => (stopped = true));
+    const reason = new Error('stop');
+    const stopping = work.stop(reason).then(() => (stopped = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(stopped).toBe(false);
+    await expect(work.run(new AbortController().signal, async () => 'started')).rejects.toBe(reason);
     finish();
-    await Promise.all([background, stopping]);
+    await Promise.all([stubborn, stopping]);
     expect(stopped).toBe(true);
   });
 });
