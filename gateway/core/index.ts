@@ -48,3 +48,4 @@ export type {
 export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
 export type { ExtractionStore } from './extractionStore.js';
 export { compareInvocations, isAfterCursor, interruptedInvocation } from './invocationOrder.js';
+export { sharedSchemaValidator } from './sharedSchemaValidator.js';

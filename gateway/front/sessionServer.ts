@@ -8,6 +8,7 @@ import {
   type ListPromptsResult, type ListResourceTemplatesResult, type ListResourcesResult, type ListToolsResult, type LoggingLevel, type ReadResourceResult,
   type ServerCapabilities, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { sharedSchemaValidator } from '../core/index.js';
 import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from '../handshake/index.js';
 
 /** The SDK's per-request context (signal, notifications, the client's capabilities). */
@@ -76,7 +77,12 @@ function capabilitiesOf(features?: SessionFeatures): ServerCapabilities {
  */
 export function createSessionServer(options: SessionServerOptions): Server {
   const declared = capabilitiesOf(options.features);
-  const server = new Server({ name: SESSION_SERVER_NAME, version: options.version }, { capabilities: declared, instructions: SESSION_INSTRUCTIONS });
+  const server = new Server({ name: SESSION_SERVER_NAME, version: options.version }, {
+    capabilities: declared,
+    instructions: SESSION_INSTRUCTIONS,
+    // Approval forms are checked against one schema, compiled once for every Session.
+    jsonSchemaValidator: sharedSchemaValidator,
+  });
   const handlers = Promise.resolve(options.handlers).then((bind) => bind(server));
   // The failure is reported by each request that waits for the handlers.
   handlers.catch(() => {});

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
+import { GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { LooseCallToolResultSchema, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
@@ -230,7 +230,7 @@ export class UpstreamClient {
   private async connect(signal?: AbortSignal): Promise<Client> {
     if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
     const requests = this.options.clientRequests;
-    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {} });
+    const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {}, jsonSchemaValidator: sharedSchemaValidator });
     if (requests) installClientRequests(client, requests, (kind) => (this.rootsAsked ||= kind === 'roots'));
     installServerNotices(client, (notice) => {
       for (const listener of this.noticeListeners) listener(notice);

@@ -15,6 +15,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openEventStream, type EventStream } from '../fixtures/eventStream.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 /** The client ID metadata document URL the suite's CIMD scenario expects (used only where the provider supports it). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
     const consent = consentLimit(gateway, server.id);
     await consent('the first login');
     const tool = await discoveredTool(gateway, events, server.id, consent);
-    const agent = new Client({ name: agentName, version: '1.0.0' });
+    const agent = new Client({ name: agentName, version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
     await agent.connect(new StreamableHTTPClientTransport(new URL(gateway.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
     const { sessions } = await admin(gateway, 'GET', '/api/sessions');
     const session = sessions.find((s: any) => s.clientName === agentName);

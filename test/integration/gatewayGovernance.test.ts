@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { randomId } from '../../gateway/core/index.js';
+import { randomId, sharedSchemaValidator } from '../../gateway/core/index.js';
 import { createDownstreamServer } from '../../gateway/listener/index.js';
 import { fixtureBytes, startReplayServer } from '../fixtures/providers/replayServer.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
@@ -155,7 +155,7 @@ describe('progress and the live tool list', () => {
     const server = createDownstreamServer({ ...h.deps, broker: h.broker, newId: randomId, version: 'test' }, testSession.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: 'progress-agent', version: '1' });
+    const client = new Client({ name: 'progress-agent', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(clientSide);
     cleanups.push(async () => (await client.close(), await h.close()));
     return { client, source, h };

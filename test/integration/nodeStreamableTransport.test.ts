@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { mcpHeaders, mcpPost, rawMcpSession } from '../fixtures/rawMcp.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
 let gateway: TestGateway;
@@ -31,7 +32,7 @@ async function recordingClient(name: string): Promise<{ client: Client; callAnsw
       return answer;
     },
   });
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
   await client.connect(transport);
   const session = await api.sessionOf(name);
   expect((await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' })).status).toBe(200);

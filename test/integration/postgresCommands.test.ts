@@ -8,6 +8,7 @@ import { CLI, spawnCli } from '../fixtures/cliProcess.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 let postgres: PostgresServer;
 let provider: ReplayServer;
@@ -29,7 +30,7 @@ describe('the commands on --store postgres://…', () => {
       env: { PATH: process.env.PATH ?? '', SCIGATE_ARXIV_BASE_URL: `${provider.baseUrl}/api`, SCIGATE_LOG_LEVEL: 'error' },
       stderr: 'ignore',
     });
-    const client = new Client({ name: 'pg-stdio', version: '1' });
+    const client = new Client({ name: 'pg-stdio', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(transport);
     try {
       const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;

@@ -32,6 +32,12 @@ describe("an upstream's malformed tools/call result", () => {
     const good = (await agent.callTool({ name: 'mcp__malformed__good', arguments: {} })) as any;
     expect(good.isError).toBeFalsy();
     expect(good.content).toContainEqual({ type: 'text', text: 'fine' });
+    // The SDK's default validator compiled every outputSchema on tools/list, so this one tool's
+    // schema failed the whole server's discovery; now only its own calls fail, saying why.
+    const typed = (await agent.callTool({ name: 'mcp__malformed__typed', arguments: {} })) as any;
+    expect(typed.isError).toBe(true);
+    // The tool declared its own outputSchema, so the gateway's error rides in _meta (toolResults.ts).
+    expect(typed._meta['scigate/invocation'].error.message).toMatch(/output schema: the schema does not compile \(.*missing.*\); its server must fix it/);
     const { body } = await api.get(`/api/sessions/${session.id}/invocations`);
     const outcomes = body.invocations.map((i: any) => i.errorCode ?? i.outcome);
     expect(outcomes).toContain('upstream_error');

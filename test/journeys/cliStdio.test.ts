@@ -5,13 +5,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, REPO_ROOT } from '../fixtures/cliProcess.js';
 import { useCliJourney } from '../fixtures/cliJourney.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 const j = useCliJourney();
 
 describe('scigate stdio and scigate source from the command line', () => {
   it('scigate stdio serves one MCP session over stdin/stdout', async () => {
     const dir = await j.freshDataDir();
-    const client = new Client({ name: 'stdio-journey', version: '1.0.0' });
+    const client = new Client({ name: 'stdio-journey', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: [CLI, 'stdio', '--data-dir', dir], env: { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' }, cwd: REPO_ROOT, stderr: 'pipe' }),
     );
@@ -23,7 +24,7 @@ describe('scigate stdio and scigate source from the command line', () => {
   it('scigate stdio --admin-port keeps the admin API reachable for the stdio session', async () => {
     const dir = await j.freshDataDir();
     const port = await j.freePort();
-    const client = new Client({ name: 'stdio-admin', version: '1.0.0' });
+    const client = new Client({ name: 'stdio-admin', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'stdio', '--data-dir', dir, '--admin-port', String(port), '--project', 'grant-42'],
@@ -41,7 +42,7 @@ describe('scigate stdio and scigate source from the command line', () => {
   });
 
   it('scigate source arxiv is a plain MCP server any client can use without the gateway', async () => {
-    const client = new Client({ name: 'source-journey', version: '1.0.0' });
+    const client = new Client({ name: 'source-journey', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: [CLI, 'source', 'arxiv'], env: { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' }, cwd: REPO_ROOT, stderr: 'pipe' }),
     );

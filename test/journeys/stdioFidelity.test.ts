@@ -7,12 +7,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CLI, REPO_ROOT } from '../fixtures/cliProcess.js';
 import { useCliJourney } from '../fixtures/cliJourney.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
 const j = useCliJourney();
 
 async function stdioClient(args: string[]): Promise<Client> {
-  const client = new Client({ name: 'stdio-fidelity', version: '1.0.0' });
+  const client = new Client({ name: 'stdio-fidelity', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
   const env = { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' };
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'stdio', ...args], env, cwd: REPO_ROOT, stderr: 'pipe' }));
   j.clients.push(client);

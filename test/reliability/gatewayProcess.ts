@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, spawnProcess, type CliProcess } from '../fixtures/cliProcess.js';
 import type { AdminApi, ApiResponse } from '../fixtures/custom/adminApi.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 /** Generous: start-up on a loaded 2-core CI machine has been seen to take 10 s and more. */
 export const READY_TIMEOUT_MS = 90_000;
@@ -41,7 +42,7 @@ export async function startGateway(dataDir: string, env: Record<string, string>)
     token,
     api: freshConnectionApi(url!, token),
     connect: async (name) => {
-      const client = new Client({ name, version: '1.0.0' });
+      const client = new Client({ name, version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
       const headers = { authorization: `Bearer ${token}` };
       await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl!), { requestInit: { headers } }));
       clients.push(client);

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
 import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
+import { sharedSchemaValidator } from '../../../gateway/core/index.js';
 
 const fidelityServer = fileURLToPath(new URL('../../fixtures/servers/fidelityServer.mjs', import.meta.url));
 let gateway: TestGateway;
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 async function sourceClient(sourceId: string, name: string, token = gateway.token): Promise<Client> {
   const url = new URL(`${gateway.mcpUrl}/sources/${sourceId}`);
-  const client = new Client({ name, version: '1' });
+  const client = new Client({ name, version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   clients.push(client);
   return client;

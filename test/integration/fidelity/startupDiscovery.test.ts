@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { randomId } from '../../../gateway/core/index.js';
+import { randomId, sharedSchemaValidator } from '../../../gateway/core/index.js';
 import { createDownstreamServer } from '../../../gateway/listener/index.js';
 import { createBrokerHarness } from '../../fixtures/brokerHarness.js';
 import { testSession } from '../../fixtures/brokerDoubles.js';
@@ -22,7 +22,7 @@ describe('the first tools/list waits for the custom servers found at start-up', 
     const server = createDownstreamServer({ ...h.deps, broker: h.broker, newId: randomId, version: 'test', startupDiscovery: () => startupDiscovery }, testSession.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: 'lists-once', version: '1' });
+    const client = new Client({ name: 'lists-once', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(clientSide);
     cleanups.push(async () => (await client.close(), await h.close()));
 

@@ -7,6 +7,7 @@ import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from '@mode
 import { adminApi, allowEverything, type AdminApi } from '../../fixtures/custom/adminApi.js';
 import { everythingStdio, startEverythingHttp, type RunningEverything } from '../../fixtures/custom/everythingServer.js';
 import { startTestGateway, type TestGateway } from '../../fixtures/testGateway.js';
+import { sharedSchemaValidator } from '../../../gateway/core/index.js';
 
 let gateway: TestGateway;
 let api: AdminApi;
@@ -133,7 +134,7 @@ describe.each([
 
 describe.each(['everything', 'everything-http'])('/mcp/sources/<id> of %s', (label) => {
   it("declares what the server declared and serves its resources, prompts and completions under the server's own names", async () => {
-    const client = new Client({ name: `one-source-${label}`, version: '1' });
+    const client = new Client({ name: `one-source-${label}`, version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     const url = new URL(`${gateway.mcpUrl}/sources/${ids[label]}`);
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${gateway.token}` } } }));
     expect(client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} });

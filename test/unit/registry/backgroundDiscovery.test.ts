@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createRequestPacers, randomId } from '../../../gateway/core/index.js';
+import { createRequestPacers, randomId, sharedSchemaValidator } from '../../../gateway/core/index.js';
 import { SourceRegistry, lazySourceServer } from '../../../gateway/registry/index.js';
 import type { Broker } from '../../../gateway/broker/index.js';
 import { UpstreamClient } from '../../../gateway/upstream/index.js';
@@ -51,7 +51,7 @@ describe('discovery in the background (start-up answers before the sources have 
     const server = createDownstreamServer({ ...deps, broker: { nativeTools: () => [] } as unknown as Broker, newId: randomId, version: '0' }, testSession.id);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
+    const client = new Client({ name: 'test', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     await client.connect(clientSide);
     const listed = client.listTools();
     release();

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { lazySourceServer } from '../../../gateway/registry/index.js';
-import { silentLogger, type Logger } from '../../../gateway/core/index.js';
+import { type Logger, sharedSchemaValidator, silentLogger } from '../../../gateway/core/index.js';
 import type { BuiltinSource, LazySource, SourceDeps } from '../../../sources/index.js';
 import { arxivManifest } from '../../../sources/arxiv/manifest.js';
 
@@ -32,7 +32,7 @@ function deferredSource() {
 async function connectThrough(server: ReturnType<typeof lazySourceServer>) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   void server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = new Client({ name: 'test', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
   return { client, connected: client.connect(clientSide) };
 }
 
