@@ -16,5 +16,6 @@ export default defineConfig({
     // instead of re-importing zod, the SDK, express and sql.js for each one.
     isolate: false,
     reporters: ['default', './test/summaryReporter.ts'],
+    globalSetup: ['./test/globalSetup.ts'],
   },
 });
