@@ -3,7 +3,7 @@
  * custom server (concurrency raised to 16) and as the `bench` source (whose `echo_cached` tool has
  * a cache TTL). Reports its CPU time and RSS to the parent over IPC.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
@@ -73,6 +73,17 @@ process.on('message', (message: { type: string; path?: string }) => {
     process.send!({ type: 'stats', cpu: process.cpuUsage(), rss: process.memoryUsage().rss, memory: process.memoryUsage() });
   }
   if (message.type === 'snapshot') process.send!({ type: 'snapshot', path: writeHeapSnapshot() });
-  if (message.type === 'stop') void gateway.stop().then(() => process.exit(0));
+  if (message.type === 'stop') void shutdown();
 });
+/** Stops the gateway and removes its data directory, whether the bench asked (`stop`), killed it or went away. */
+let stopping: Promise<void> | undefined;
+function shutdown(): Promise<void> {
+  stopping ??= gateway
+    .stop()
+    .finally(() => rm(dataDir, { recursive: true, force: true }))
+    .finally(() => process.exit(0));
+  return stopping;
+}
+process.once('SIGTERM', () => void shutdown());
+process.once('disconnect', () => void shutdown());
 process.send!({ type: 'ready', url: gateway.url, mcpUrl: gateway.mcpUrl, token: gateway.token, dataDir, customTool });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gateway?.dispose();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 async function definitionServerWith(name: string, description: string): Promise<{ id: string; file: string; greet: string }> {

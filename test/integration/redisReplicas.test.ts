@@ -7,11 +7,12 @@ import { pubmedReplay } from '../fixtures/providers/pubmedReplay.js';
 import { clinvarReplay } from '../fixtures/providers/clinvarReplay.js';
 import { geoReplay } from '../fixtures/providers/geoReplay.js';
 import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
-import { startReplica, type Replica } from '../fixtures/replicas.js';
+import { removeSharedKeyFile, startReplica, type Replica } from '../fixtures/replicas.js';
 import { openEventStream } from '../fixtures/eventStream.js';
 import { CLI, spawnCli } from '../fixtures/cliProcess.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 /**
  * Two `scigate serve` processes (each on its own embedded data dir) sharing one Redis and one
@@ -36,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
+  await removeSharedKeyFile();
   await provider?.close();
   await redis?.stop();
 });
@@ -92,7 +94,7 @@ describe('two replicas on one Redis', () => {
 
   it('scigate stdio --redis shares them too: a result cached through A is a hit through stdio, and its PubMed calls keep to the shared 3 per second', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scigate-stdio-redis-'));
-    const stdio = new Client({ name: 'stdio-on-redis', version: '1' });
+    const stdio = new Client({ name: 'stdio-on-redis', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     await stdio.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -136,7 +138,7 @@ describe('two replicas on one Redis', () => {
     // Two PubMed children called straight over stdio: no gateway spaces their calls, only the
     // request pacer does, so alone each would keep 3/s and both together 6/s.
     const child = async (name: string) => {
-      const client = new Client({ name, version: '1' });
+      const client = new Client({ name, version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,

@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
 import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
-import { startReplica, type Replica } from '../fixtures/replicas.js';
+import { removeSharedKeyFile, startReplica, type Replica } from '../fixtures/replicas.js';
 import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/servers/dangerousHttpServer.js';
 
 /** How long before the kill an answer counts as within the audit's commit window (measured generously on a loaded machine). */
@@ -65,6 +65,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await Promise.all(replicas.map((r) => r.stop()));
+  await removeSharedKeyFile();
   await upstream?.close();
   await redis?.stop();
   await postgres?.stop();
