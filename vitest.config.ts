@@ -16,6 +16,5 @@ export default defineConfig({
     // instead of re-importing zod, the SDK, express and sql.js for each one.
     isolate: false,
     reporters: ['default', './test/summaryReporter.ts'],
-    globalSetup: ['./test/globalSetup.ts'],
   },
 });
