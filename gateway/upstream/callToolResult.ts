@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContentBlockSchema, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { ContentBlockSchema, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { describeZodError } from '../../catalog/index.js';
 import { GatewayError } from '../core/index.js';
 
@@ -51,4 +51,21 @@ function isPlainText(block: unknown): boolean {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The SDK client checks a result against the tool's outputSchema after the answer arrived, and
+ * reports a mismatch as an McpError: worded as it is, it would read as an error the server sent.
+ */
+const OUTPUT_SCHEMA_CHECKS = [
+  /^MCP error -?\d+: Structured content does not match the tool's output schema: (.*)$/s,
+  /^MCP error -?\d+: Tool .* has an output schema but (did not return structured content)$/s,
+];
+
+/** An SDK output-schema refusal as `upstream_error` naming the tool's own schema; undefined for anything else. */
+export function outputSchemaRefusal(error: unknown, upstreamId: string, tool: string): GatewayError | undefined {
+  if (!(error instanceof McpError)) return undefined;
+  const detail = OUTPUT_SCHEMA_CHECKS.map((check) => check.exec(error.message)?.[1]).find((found) => found !== undefined);
+  if (detail === undefined) return undefined;
+  return new GatewayError('upstream_error', `${upstreamId}'s result for ${tool} does not match the outputSchema the tool declares: ${detail}`);
 }

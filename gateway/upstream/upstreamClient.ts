@@ -7,7 +7,7 @@ import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/z
 import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
-import { LooseCallToolResultSchema, parseCallToolResult } from './callToolResult.js';
+import { LooseCallToolResultSchema, outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
@@ -125,7 +125,7 @@ export class UpstreamClient {
       this.deaths = 0;
       return parseCallToolResult(result, this.options.id);
     } catch (error) {
-      throw this.failed(client, error, options.signal);
+      throw outputSchemaRefusal(error, this.options.id, name) ?? this.failed(client, error, options.signal);
     }
   }
 

@@ -37,7 +37,10 @@ describe("an upstream's malformed tools/call result", () => {
     const typed = (await agent.callTool({ name: 'mcp__malformed__typed', arguments: {} })) as any;
     expect(typed.isError).toBe(true);
     // The tool declared its own outputSchema, so the gateway's error rides in _meta (toolResults.ts).
-    expect(typed._meta['scigate/invocation'].error.message).toMatch(/output schema: the schema does not compile \(.*missing.*\); its server must fix it/);
+    const refusal = typed._meta['scigate/invocation'].error;
+    expect(refusal.code).toBe('upstream_error');
+    expect(refusal.message).toMatch(/'s result for typed does not match the outputSchema the tool declares: the schema does not compile \(.*missing.*\); its server must fix it$/);
+    expect(refusal.message).not.toMatch(/answered with an MCP error/);
     const { body } = await api.get(`/api/sessions/${session.id}/invocations`);
     const outcomes = body.invocations.map((i: any) => i.errorCode ?? i.outcome);
     expect(outcomes).toContain('upstream_error');

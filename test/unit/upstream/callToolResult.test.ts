@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError } from '../../../gateway/core/index.js';
-import { parseCallToolResult } from '../../../gateway/upstream/callToolResult.js';
+import { outputSchemaRefusal, parseCallToolResult } from '../../../gateway/upstream/callToolResult.js';
 
 const parse = (raw: Record<string, unknown>) => parseCallToolResult(raw, 'srv');
 
@@ -56,5 +56,19 @@ describe('parseCallToolResult: the SDK schema\'s guarantees, one check per call'
       expect(error.message).toMatch(/^srv returned a malformed tools\/call result: /);
       expect(error.message).toMatch(field);
     }
+  });
+});
+
+describe("outputSchemaRefusal: the SDK client's output-schema checks, worded as the result's fault", () => {
+  it('names the tool and the schema for both checks, and leaves every other error alone', () => {
+    const mismatch = new McpError(ErrorCode.InvalidParams, "Structured content does not match the tool's output schema: data/n must be number");
+    expect(outputSchemaRefusal(mismatch, 'notes', 'count')).toMatchObject({
+      code: 'upstream_error',
+      message: "notes's result for count does not match the outputSchema the tool declares: data/n must be number",
+    });
+    const missing = new McpError(ErrorCode.InvalidRequest, 'Tool count has an output schema but did not return structured content');
+    expect(outputSchemaRefusal(missing, 'notes', 'count')?.message).toBe("notes's result for count does not match the outputSchema the tool declares: did not return structured content");
+    expect(outputSchemaRefusal(new McpError(ErrorCode.InvalidParams, 'Unknown tool: count'), 'notes', 'count')).toBeUndefined();
+    expect(outputSchemaRefusal(new Error("Structured content does not match the tool's output schema: x"), 'notes', 'count')).toBeUndefined();
   });
 });
