@@ -1,19 +1,54 @@
+// What one journal flush costs the gateway process in CPU, by how it reaches the disk:
+// `node scripts/benchJournalWrite.mjs` (results in docs/benchmarks.md, "What the audit's I/O costs").
+// Each mode appends two 350-byte lines per flush, sequentially, to a file in TMPDIR, removed after.
+import { fdatasync, fdatasyncSync, openSync, closeSync, rmSync, write, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { write } from 'node:fs';
-const line = JSON.stringify({seq:1, kind:'intent', tool:'x', args:'a'.repeat(300)})+'\n';
-const wcb = (fd, b, o) => new Promise((res, rej) => write(fd, b, o, b.length - o, null, (e, n) => e ? rej(e) : res(n)));
-async function run(mode, n) {
-  const h = await open(`${process.env.TMPDIR ?? '/tmp'}/scigate-journal-bench-${mode}.log`, 'a');
-  const t0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) {
-    const data = line + line;
-    if (mode === 'append') await h.appendFile(data);
-    else { const b = Buffer.from(data); let o = 0; while (o < b.length) o += await wcb(h.fd, b, o); }
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const line = JSON.stringify({ seq: 1, kind: 'intent', tool: 'x', args: 'a'.repeat(300) }) + '\n';
+const batch = Buffer.from(line + line);
+const writeAsync = promisify(write);
+const fdatasyncAsync = promisify(fdatasync);
+const file = join(tmpdir(), `scigate-journal-bench-${process.pid}.log`);
+
+/** Without fsync: FileHandle.appendFile(string) against the callback fs.write of one Buffer. */
+async function unsynced(mode, n) {
+  const handle = await open(file, 'a');
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i += 1) {
+    if (mode === 'appendFile') await handle.appendFile(line + line);
+    else await writeAsync(handle.fd, batch, 0, batch.length, null);
   }
-  const c = process.cpuUsage(t0); await h.close();
-  return (c.user + c.system) / n;
+  const used = process.cpuUsage(start);
+  await handle.close();
+  return (used.user + used.system) / n;
 }
-for (let r = 0; r < 3; r++) {
-  const a = await run('append', 20000), w = await run('cb', 20000);
-  console.log(`pair ${r}: appendFile ${a.toFixed(1)} us, fs.write cb ${w.toFixed(1)} us, ratio ${(w/a).toFixed(2)}`);
+
+/** With fdatasync: each step on the thread pool (as shipped), or on the main thread. */
+async function synced(mode, n) {
+  const fd = openSync(file, 'a');
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i += 1) {
+    if (mode === 'pool') await writeAsync(fd, batch, 0, batch.length, null).then(() => fdatasyncAsync(fd));
+    else if (mode === 'sync write') writeSync(fd, batch), await fdatasyncAsync(fd);
+    else writeSync(fd, batch), fdatasyncSync(fd);
+  }
+  const used = process.cpuUsage(start);
+  closeSync(fd);
+  return (used.user + used.system) / n;
+}
+
+try {
+  for (let round = 1; round <= 3; round += 1) {
+    const [append, cb] = [await unsynced('appendFile', 20_000), await unsynced('write', 20_000)];
+    const [pool, half, main] = [await synced('pool', 2_000), await synced('sync write', 2_000), await synced('main thread', 2_000)];
+    console.log(
+      `round ${round}, µs of CPU per flush: no fsync: appendFile ${append.toFixed(1)}, fs.write ${cb.toFixed(1)} | ` +
+        `write + fdatasync: both on the pool ${pool.toFixed(0)}, writeSync + pool fdatasync ${half.toFixed(0)}, both on the main thread ${main.toFixed(0)}`,
+    );
+  }
+} finally {
+  rmSync(file, { force: true });
 }
