@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Ajv, ValidateFunction } from 'ajv';
+import { MAX_RESULT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
 
 // gateway/core is loaded by every command, `scigate source` and the stdio front among them, which
 // never validate a schema themselves: Ajv (CommonJS) is required on the first compile instead.
@@ -42,6 +43,8 @@ const validators = new Map<string, CachedValidator>();
  */
 export const sharedSchemaValidator: jsonSchemaValidator = {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    // Keyed by its text, which a schema nested past the stack has none of: it judges nothing.
+    if (nestsDeeperThan(schema, MAX_RESULT_DEPTH)) return tooDeep(`the schema nests more than ${MAX_RESULT_DEPTH} levels deep; its server must fix it`);
     const key = JSON.stringify(schema);
     const cached = validators.get(key) ?? compileOnFirstValidation(schema);
     validators.delete(key);
@@ -68,8 +71,15 @@ function compileOnFirstValidation(schema: JsonSchemaType): CachedValidator {
       }
     }
     if (!compiled) return { valid: false, data: undefined, errorMessage: failure! };
+    // Ajv's validators recurse with the data: a hostile answer must not overflow the stack.
+    if (nestsDeeperThan(input, MAX_RESULT_DEPTH)) return { valid: false, data: undefined, errorMessage: `it nests more than ${MAX_RESULT_DEPTH} levels deep` };
     if (compiled(input)) return { valid: true, data: input, errorMessage: undefined };
     return { valid: false, data: undefined, errorMessage: compiler().errorsText(compiled.errors) };
   };
   return { validate, release: () => void (compiled && compiler().removeSchema(anonymous)) };
+}
+
+/** A validator that refuses everything, saying why. */
+function tooDeep<T>(errorMessage: string): JsonSchemaValidator<T> {
+  return () => ({ valid: false, data: undefined, errorMessage });
 }

@@ -1,10 +1,11 @@
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { BoundedLineReader, type Logger } from '../core/index.js';
 import type { EarlyHandshake } from '../handshake/index.js';
 import { checkRpcMessage } from './checkRpcMessage.js';
+import { serializeForWire } from './wireMessage.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
 export const MAX_STDIO_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -55,8 +56,10 @@ export class BoundedStdioServerTransport implements Transport {
       this.dropRepeatedInitialize(message);
       return Promise.resolve();
     }
+    const text = serializeForWire(message);
+    if (text === undefined) return Promise.resolve();
     return new Promise((resolve) => {
-      if (this.options.output.write(serializeMessage(message))) resolve();
+      if (this.options.output.write(`${text}\n`)) resolve();
       else this.options.output.once('drain', resolve);
     });
   }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeForWire } from '../front/index.js';
 
 /**
  * How long an answer may hold its headers back waiting for its first message. Most answers are
@@ -53,8 +54,10 @@ export class AnswerStream {
   /** Writes one message; `last` ends the answer with it (the final response of its requests). */
   write(message: JSONRPCMessage, last: boolean): void {
     if (this.mode === 'ended') return;
-    if (this.mode === 'held' && last && this.options.jsonAllowed) return this.endJson(message);
-    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    const text = serializeForWire(message);
+    if (text === undefined) return;
+    if (this.mode === 'held' && last && this.options.jsonAllowed) return this.endJson(text);
+    const event = `event: message\ndata: ${text}\n\n`;
     if (this.mode === 'held') this.openSse(false);
     if (last) return this.end(event);
     this.res.write(event);
@@ -68,8 +71,7 @@ export class AnswerStream {
     this.res.end(lastChunk);
   }
 
-  private endJson(message: JSONRPCMessage): void {
-    const body = JSON.stringify(message);
+  private endJson(body: string): void {
     const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
     if (this.options.sessionId !== undefined) headers['mcp-session-id'] = this.options.sessionId;
     this.finish();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ContentBlockSchema, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { describeZodError } from '../../catalog/index.js';
 import { GatewayError } from '../core/index.js';
+import { refuseDeepResult } from './deepResults.js';
 
 /**
  * What the SDK client checks of a tools/call answer before handing it over: an object, nothing
@@ -22,7 +23,7 @@ const PLAIN_TEXT_KEYS = new Set(['type', 'text']);
 export function parseCallToolResult(raw: Record<string, unknown>, upstreamId: string): CallToolResult {
   const malformed = (field: string, problem: string) =>
     new GatewayError('upstream_error', `${upstreamId} returned a malformed tools/call result: ${field}: ${problem}`);
-  const { content = [], structuredContent, isError, _meta } = raw;
+  const { content = [], structuredContent, isError, _meta } = refuseDeepResult(raw, upstreamId, 'tools/call');
   if (!Array.isArray(content)) throw malformed('content', 'expected an array of content blocks');
   if (structuredContent !== undefined && !isPlainObject(structuredContent)) throw malformed('structuredContent', 'expected an object');
   if (isError !== undefined && typeof isError !== 'boolean') throw malformed('isError', 'expected a boolean');
@@ -60,6 +61,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const OUTPUT_SCHEMA_CHECKS = [
   /^MCP error -?\d+: Structured content does not match the tool's output schema: (.*)$/s,
   /^MCP error -?\d+: Tool .* has an output schema but (did not return structured content)$/s,
+  /^MCP error -?\d+: Failed to validate structured content: (.*)$/s,
 ];
 
 /** An SDK output-schema refusal as `upstream_error` naming the tool's own schema; undefined for anything else. */

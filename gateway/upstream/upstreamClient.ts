@@ -7,6 +7,7 @@ import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/z
 import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
+import { refuseDeepResult } from './deepResults.js';
 import { LooseCallToolResultSchema, outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
@@ -100,7 +101,7 @@ export class UpstreamClient {
       const result = await client
         .listTools(cursor ? { cursor } : {}, { ...(signal ? { signal } : {}), timeout: this.connectTimeoutMs })
         .catch((error: unknown) => Promise.reject(this.failed(client, error, signal)));
-      tools.push(...result.tools);
+      tools.push(...refuseDeepResult(result, this.options.id, 'tools/list').tools);
       cursor = result.nextCursor;
       if (!cursor) {
         this.deaths = 0;
@@ -145,7 +146,7 @@ export class UpstreamClient {
         timeout: options.timeoutMs ?? this.connectTimeoutMs,
       });
       this.deaths = 0;
-      return result;
+      return refuseDeepResult(result, this.options.id, request.method);
     } catch (error) {
       throw this.failed(client, error, options.signal);
     }

@@ -38,6 +38,15 @@ describe('the shared JSON Schema validator of the SDK clients and servers', () =
     expect(sharedSchemaValidator.getValidator(paper)({ title: 'still judged' }).valid).toBe(true);
   });
 
+  it('refuses, without overflowing the stack, a schema or data nested past 256 levels', () => {
+    const nest = (levels: number, leaf: unknown): unknown => Array.from({ length: levels }).reduce((inner) => ({ a: inner }), leaf);
+    const deepSchema = nest(100_000, { type: 'object' }) as JsonSchemaType;
+    expect(sharedSchemaValidator.getValidator(deepSchema)({})).toEqual({ valid: false, data: undefined, errorMessage: 'the schema nests more than 256 levels deep; its server must fix it' });
+    const recursive = sharedSchemaValidator.getValidator({ type: 'object', properties: { a: { $ref: '#' } } } as JsonSchemaType);
+    expect(recursive(nest(200, 1)).valid).toBe(false);
+    expect(recursive(nest(100_000, {}))).toEqual({ valid: false, data: undefined, errorMessage: 'it nests more than 256 levels deep' });
+  });
+
   it('judges each schema by itself when two servers declare the same $id', () => {
     const strings = sharedSchemaValidator.getValidator({ $id: 'urn:result', type: 'string' } as JsonSchemaType);
     const numbers = sharedSchemaValidator.getValidator({ $id: 'urn:result', type: 'number' } as JsonSchemaType);

@@ -1,0 +1,22 @@
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * A message as the JSON text a transport sends. A response that cannot be serialized (a relayed
+ * result nested past JSON.stringify's stack, say) becomes a JSON-RPC error for the same id, so the
+ * client hears why at once: the SDK only reports a failed send to `onerror`, and the client would
+ * wait for an answer that never comes. Any other message that cannot be serialized is dropped
+ * (undefined): a notification is not waited for.
+ */
+export function serializeForWire(message: JSONRPCMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    if (!('id' in message) || 'method' in message) return undefined;
+    const why = error instanceof Error ? error.message : String(error);
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: ErrorCode.InternalError, message: `scigate could not send this answer (${why}); if it relays a server's result, that result is malformed.` },
+    });
+  }
+}
