@@ -10,6 +10,12 @@ export const AGENT_TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 /** Room a tool id has after `mcp__custom-<12 hex>__`, so every name fits in 64 characters. */
 const MAX_CUSTOM_TOOL_ID_CHARS = MAX_TOOL_NAME_CHARS - 'mcp__custom-000000000000__'.length;
 const HASH_CHARS = 6;
+/**
+ * Most tools scigate takes from one server. Each one's input schema is compiled at discovery, about
+ * a millisecond during which no Session is served: a server listing 20,000 tools held the gateway for
+ * 18 s, again at every reconnect. Real servers list tens of tools, the largest a few hundred.
+ */
+export const MAX_TOOLS_PER_SERVER = 1000;
 /** Why a tool that only runs as an MCP task is not listed (shown in the catalog status). */
 export const TASK_ONLY_REASON =
   'it can only run as an MCP task (execution.taskSupport "required"), which scigate does not broker yet; call it on the server directly';
@@ -58,18 +64,20 @@ export function toolDefinitionHash(tool: Tool): string {
 /**
  * Adapts a custom server's listed tools into generic governed tools (seed §5.4): never idempotent,
  * no cache. A tool stays hidden, with the reason, when its schema does not compile, its name does
- * not fit, or its definition differs from the accepted one (pinning).
+ * not fit, its definition differs from the accepted one (pinning), or it comes after the first
+ * MAX_TOOLS_PER_SERVER.
  */
 export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
   const tools: GovernedTool[] = [];
   const hidden: HiddenTool[] = [];
   const definitions: Record<string, string> = {};
+  const considered = input.listed.slice(0, MAX_TOOLS_PER_SERVER);
   const readableCounts = new Map<string, number>();
-  for (const listed of input.listed) {
+  for (const listed of considered) {
     const readable = readableNamePart(listed.name);
     readableCounts.set(readable, (readableCounts.get(readable) ?? 0) + 1);
   }
-  for (const listed of input.listed) {
+  for (const listed of considered) {
     const hash = toolDefinitionHash(listed);
     definitions[listed.name] = hash;
     const toolId = customToolId(listed.name);
@@ -85,6 +93,8 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
       hidden.push({ name: listed.name, reason: `its input schema does not compile: ${(error as Error).message.slice(0, 200)}` });
     }
   }
+  const beyond = `scigate takes at most ${MAX_TOOLS_PER_SERVER} tools from one server, and this one lists ${input.listed.length}; ask its maintainer to split it`;
+  for (const listed of input.listed.slice(MAX_TOOLS_PER_SERVER)) hidden.push({ name: listed.name, reason: beyond });
   return { tools, hidden, definitions, ...(input.label ? { label: input.label } : {}) };
 }
 

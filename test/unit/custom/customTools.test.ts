@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CustomServerConfig } from '../../../catalog/index.js';
 import { customSourceLabel } from '../../../gateway/custom/sourceLabel.js';
-import { AGENT_TOOL_NAME, customToolId, deriveCustomTools, toolDefinitionHash } from '../../../gateway/registry/index.js';
+import { AGENT_TOOL_NAME, MAX_TOOLS_PER_SERVER, customToolId, deriveCustomTools, toolDefinitionHash } from '../../../gateway/registry/index.js';
 
 const SOURCE = 'custom-0123456789ab';
 const tool = (name: string, description = 'd', inputSchema: Tool['inputSchema'] = { type: 'object', properties: {} }): Tool => ({
@@ -28,6 +28,16 @@ describe('custom tool ids and names (seed §5.4)', () => {
         expect(derived.tools[0]!.name).toMatch(AGENT_TOOL_NAME);
       }
     }
+  });
+
+  it(`takes the first ${MAX_TOOLS_PER_SERVER} tools of a server and hides the rest with the reason, compiling none of them`, () => {
+    const listed = Array.from({ length: MAX_TOOLS_PER_SERVER + 3 }, (_, i) => tool(`t${i}`));
+    listed.push(tool('broken', 'd', { type: 'object', properties: { x: { type: 'no-such-type' } } } as unknown as Tool['inputSchema']));
+    const derived = deriveCustomTools({ sourceId: SOURCE, listed, prefix: 'mcp', accepted: undefined });
+    expect(derived.tools.map((t) => t.upstreamName)).toEqual(listed.slice(0, MAX_TOOLS_PER_SERVER).map((t) => t.name));
+    const reason = `scigate takes at most ${MAX_TOOLS_PER_SERVER} tools from one server, and this one lists ${MAX_TOOLS_PER_SERVER + 4}; ask its maintainer to split it`;
+    // The broken schema past the limit is hidden for the limit: it was never compiled.
+    expect(derived.hidden).toEqual([...listed.slice(MAX_TOOLS_PER_SERVER).map((t) => ({ name: t.name, reason }))]);
   });
 
   it('keeps the original name for protocol calls and tells names that normalize alike apart', () => {
