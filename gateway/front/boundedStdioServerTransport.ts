@@ -1,18 +1,19 @@
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { BoundedLineReader, type Logger } from '../core/index.js';
 import type { EarlyHandshake } from '../handshake/index.js';
 import { checkRpcMessage } from './checkRpcMessage.js';
-import { serializeForWire } from './wireMessage.js';
+import { dropUnderBackpressure, serializeForWire } from './wireMessage.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
 export const MAX_STDIO_REQUEST_BYTES = 10 * 1024 * 1024;
 
 export interface BoundedStdioServerOptions {
   input: NodeJS.ReadableStream;
-  output: NodeJS.WritableStream;
+  output: Writable;
   log: Logger;
   maxLineBytes?: number;
   /** What was read (and maybe answered) before this transport existed: replayed on start. */
@@ -56,7 +57,7 @@ export class BoundedStdioServerTransport implements Transport {
       this.dropRepeatedInitialize(message);
       return Promise.resolve();
     }
-    const text = serializeForWire(message);
+    const text = dropUnderBackpressure(message, this.options.output.writableLength) ? undefined : serializeForWire(message);
     if (text === undefined) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.options.output.write(`${text}\n`)) resolve();

@@ -9,4 +9,4 @@ export type { SessionLifecycleDeps, SessionStart } from './sessionLifecycle.js';
 export { BoundedStdioServerTransport, MAX_STDIO_REQUEST_BYTES } from './boundedStdioServerTransport.js';
 export { checkRpcMessage } from './checkRpcMessage.js';
 export type { RpcRejection } from './checkRpcMessage.js';
-export { serializeForWire } from './wireMessage.js';
+export { dropUnderBackpressure, MAX_QUEUED_NOTIFICATION_BYTES, serializeForWire } from './wireMessage.js';

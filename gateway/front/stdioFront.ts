@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { Logger, NewId } from '../core/index.js';
 import type { EarlyHandshake } from '../handshake/index.js';
 import { BoundedStdioServerTransport } from './boundedStdioServerTransport.js';
@@ -22,7 +23,7 @@ export interface StdioFrontOptions {
    */
   runtime: () => Promise<StdioRuntime>;
   input?: NodeJS.ReadableStream;
-  output?: NodeJS.WritableStream;
+  output?: Writable;
   /** What was read from `input` (and the `initialize` answered) before the SDK was loaded; replayed first. */
   early?: EarlyHandshake;
 }

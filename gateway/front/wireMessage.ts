@@ -20,3 +20,17 @@ export function serializeForWire(message: JSONRPCMessage): string | undefined {
     });
   }
 }
+
+/**
+ * Unsent bytes a transport may hold before it drops notifications. An upstream can report progress
+ * or log faster than the agent reads; relayed one by one they would queue in the gateway's memory
+ * without bound (200,000 progress notifications to an agent that stopped reading held 280 MB).
+ * Progress is advisory and stays increasing when values are skipped; responses and requests are
+ * always sent.
+ */
+export const MAX_QUEUED_NOTIFICATION_BYTES = 1024 * 1024;
+
+/** True for a notification that a transport with `queuedBytes` unsent should drop. */
+export function dropUnderBackpressure(message: JSONRPCMessage, queuedBytes: number): boolean {
+  return queuedBytes > MAX_QUEUED_NOTIFICATION_BYTES && 'method' in message && !('id' in message);
+}

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { serializeForWire } from '../front/index.js';
+import { dropUnderBackpressure, serializeForWire } from '../front/index.js';
 
 /**
  * How long an answer may hold its headers back waiting for its first message. Most answers are
@@ -53,7 +53,7 @@ export class AnswerStream {
 
   /** Writes one message; `last` ends the answer with it (the final response of its requests). */
   write(message: JSONRPCMessage, last: boolean): void {
-    if (this.mode === 'ended') return;
+    if (this.mode === 'ended' || dropUnderBackpressure(message, this.res.writableLength)) return;
     const text = serializeForWire(message);
     if (text === undefined) return;
     if (this.mode === 'held' && last && this.options.jsonAllowed) return this.endJson(text);
