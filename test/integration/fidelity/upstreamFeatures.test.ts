@@ -33,6 +33,19 @@ const namespaced = (label: string, uri: string) => `scigate://${label}/${encodeU
 const text = (result: any) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
 const FEATURES_DOC = 'demo://resource/static/document/features.md';
 
+/**
+ * Waits until `agent` (its tools allowed) reaches server-everything over a connection of its own:
+ * the gateway learns that the server asks for roots from its first connection (server-everything
+ * asks 350 ms after it starts), and only then gives each Session its own, answered with the
+ * Session's workspace directory.
+ */
+async function untilOwnConnection(agent: Client, label: string, sessionId: string): Promise<void> {
+  const workspace = pathToFileURL(`${join(gateway.dataDir, 'workspaces', sessionId)}/`).href;
+  await expect
+    .poll(async () => text(await agent.callTool({ name: `mcp__${label}__get-roots-list`, arguments: {} })), { timeout: 60_000, interval: 200 })
+    .toContain(workspace);
+}
+
 describe.each([
   ['stdio', 'everything'],
   ['streamable HTTP', 'everything-http'],
@@ -89,9 +102,12 @@ describe.each([
     const overheard: string[] = [];
     subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
     bystander.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void overheard.push(n.params.uri));
+    // Each Session needs its own connection: the server's update toggle is per connection.
     for (const [client, name] of [[subscriber, `subscriber-${label}`], [bystander, `bystander-${label}`]] as const) {
       await client.listTools();
-      await allowEverything(api, (await api.sessionOf(name)).id);
+      const session = await api.sessionOf(name);
+      await allowEverything(api, session.id);
+      await untilOwnConnection(client, label, session.id);
     }
     const uri = namespaced(label, FEATURES_DOC);
     await subscriber.subscribeResource({ uri });
@@ -114,11 +130,7 @@ describe.each([
     await agent.listTools();
     const session = await api.sessionOf(`rootless-${label}`);
     await allowEverything(api, session.id);
-    const workspace = pathToFileURL(`${join(gateway.dataDir, 'workspaces', session.id)}/`).href;
-    // The gateway learns that the server asks for roots from its first connection, shortly after it starts.
-    await expect
-      .poll(async () => text(await agent.callTool({ name: `mcp__${label}__get-roots-list`, arguments: {} })), { timeout: 60_000, interval: 200 })
-      .toContain(workspace);
+    await untilOwnConnection(agent, label, session.id);
 
     const rooted = await gateway.connect({ name: `rooted-${label}`, capabilities: { roots: {} } });
     rooted.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///srv/agent-project/', name: 'agent project' }] }));
