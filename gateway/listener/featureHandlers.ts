@@ -49,11 +49,22 @@ function rpc<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...a
   return (...args) => handler(...args).catch((error: unknown) => Promise.reject(toRpcError(error)));
 }
 
-function toRpcError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+function toRpcError(error: unknown): RpcError {
+  if (error instanceof McpError) return rpcError(error.code, error.message, error.data);
   const e = GatewayError.from(error);
   const upstreamCode = e.code === 'upstream_error' ? e.details?.rpcCode : undefined;
-  if (typeof upstreamCode === 'number') return new McpError(upstreamCode, e.message);
+  if (typeof upstreamCode === 'number') return rpcError(upstreamCode, e.message);
   const invalid = e.code === 'not_found' || e.code === 'invalid_input' || e.code === 'tool_unavailable';
-  return new McpError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
+  return rpcError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
+}
+
+type RpcError = Error & { code: number; data?: unknown };
+
+/**
+ * The error the SDK's Protocol answers with: it sends `code`, `message` and `data` as they are. An
+ * McpError's message starts with "MCP error <code>: ", which the client's McpError adds again, so
+ * the agent read "MCP error -32603: MCP error -32603: …"; the prefix is left out here.
+ */
+function rpcError(code: number, message: string, data?: unknown): RpcError {
+  return Object.assign(new Error(message.replace(/^MCP error -?\d+: /, '')), { code, ...(data !== undefined ? { data } : {}) });
 }

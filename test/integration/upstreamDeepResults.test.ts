@@ -50,8 +50,10 @@ describe('an upstream answer nested past what the gateway can serialize', () => 
     const client = new Client({ name: 'deep-relay', version: '1' }, { jsonSchemaValidator: sharedSchemaValidator });
     const headers = { authorization: `Bearer ${gateway.token}` };
     await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.mcpUrl}/sources/${deepId}`), { requestInit: { headers } }));
-    await expect(client.readResource({ uri: 'deep://one' })).rejects.toThrow(DEPTH_REFUSAL);
-    await expect(client.getPrompt({ name: 'deep' })).rejects.toThrow(DEPTH_REFUSAL);
+    // One "MCP error -32603: " prefix: the client's own (featureHandlers.ts sends the message bare).
+    const refusal = (method: string) => new RegExp(`^MCP error -32603: custom-[0-9a-f]+ returned a ${method} result nested more than 256 levels deep; it is refused unread$`);
+    await expect(client.readResource({ uri: 'deep://one' })).rejects.toThrow(refusal('resources/read'));
+    await expect(client.getPrompt({ name: 'deep' })).rejects.toThrow(refusal('prompts/get'));
     await client.close();
   });
 
