@@ -53,6 +53,13 @@ export interface UpstreamCallOptions {
 
 /** Most tools any one server may list; a server that keeps paging past this is cut off. */
 const MAX_TOOL_PAGES = 100;
+/**
+ * Most characters of tool definitions read from one server over all its pages. Each page is
+ * bounded by the response limit, but a server paging a hundred times could otherwise hand the
+ * gateway a gigabyte of descriptions and schemas, kept in memory and sent in every agent's
+ * tools/list. Real servers list well under 1 MiB.
+ */
+const MAX_TOOL_DEFINITION_CHARS = 16 * 1024 * 1024;
 
 /**
  * The wire bound for a source whose results may be `maxResponseBytes` long: twice that plus 1 MiB,
@@ -97,11 +104,16 @@ export class UpstreamClient {
     const client = await this.connected();
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    let definitionChars = 0;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const result = await client
         .listTools(cursor ? { cursor } : {}, { ...(signal ? { signal } : {}), timeout: this.connectTimeoutMs })
         .catch((error: unknown) => Promise.reject(this.failed(client, error, signal)));
-      tools.push(...refuseDeepResult(result, this.options.id, 'tools/list').tools);
+      definitionChars += JSON.stringify(refuseDeepResult(result, this.options.id, 'tools/list').tools).length;
+      if (definitionChars > MAX_TOOL_DEFINITION_CHARS) {
+        throw new GatewayError('upstream_error', `${this.options.id} listed more than ${MAX_TOOL_DEFINITION_CHARS / 2 ** 20} MiB of tool definitions (descriptions and schemas); scigate reads no more, so its tools stay hidden`);
+      }
+      tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) {
         this.deaths = 0;
