@@ -11,6 +11,7 @@ import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
 import { serveHugeHttp, type HugeHttpServer } from '../fixtures/servers/hugeHttpServer.js';
 
 const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
+const hugeToolList = fileURLToPath(new URL('../fixtures/servers/hugeToolListServer.mjs', import.meta.url));
 const MAX_RESPONSE_BYTES = 5_000_000;
 const clients: UpstreamClient[] = [];
 
@@ -30,6 +31,16 @@ const stdio = (...flags: string[]): UpstreamTarget => ({ kind: 'stdio', command:
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
 describe('every byte a stdio upstream sends is bounded', () => {
+  it('tools/list stops past 16 MiB of tool definitions over all pages, though each page is within the response limit', async () => {
+    // One tool with a 6 MB description per page, always another page: the third passes 16 MiB.
+    // Before the bound, 100 pages (600 MB) were read and the page limit refused them.
+    const client = clientFor({ kind: 'stdio', command: process.execPath, args: [hugeToolList], cwd: process.cwd() });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: 'upstream_error',
+      message: expect.stringMatching(/^hostile listed more than 16 MiB of tool definitions \(descriptions and schemas\); scigate reads no more, so its tools stay hidden$/),
+    });
+  });
+
   it('a 12 MB tool result fails that call with response_too_large, stops the server, and the next call restarts it', async () => {
     const client = clientFor(stdio());
     const pid = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
