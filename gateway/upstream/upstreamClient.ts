@@ -8,6 +8,7 @@ import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type
 import { GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
+import { sameOriginRedirects } from './sameOriginRedirects.js';
 import { LooseCallToolResultSchema, outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
@@ -319,7 +320,7 @@ export class UpstreamClient {
       if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.options.id, error));
     };
     const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => {
-      const bounded = sizeBoundedFetch(lostResponseFetch(abortIsolatingFetch(), onLost), {
+      const bounded = sizeBoundedFetch(lostResponseFetch(sameOriginRedirects(abortIsolatingFetch()), onLost), {
         id: this.options.id,
         maxMessageBytes,
         onViolation: (error) => this.failConnection(client, error),
