@@ -123,7 +123,7 @@ export class ArtifactDownloads {
     const queued = (await this.deps.store.updateJob(job.id, { state: 'queued', errorCode: null, errorMessage: null, endedAt: null, updatedAt: this.now() }))!;
     // Runs in the background (nobody can cancel it but a stop).
     void this.work
-      .run(new AbortController().signal, (signal) => this.runJob(queued, { candidate: plan.candidate, manifest }, signal))
+      .run(undefined, (signal) => this.runJob(queued, { candidate: plan.candidate, manifest }, signal))
       .catch((error: unknown) => this.deps.log.error({ err: error, jobId }, 'a retried download failed unexpectedly'))
       .finally(() => this.destinations.release(job.sessionId, job.destinationPath).catch(() => {}));
     return queued;

@@ -20,12 +20,13 @@ export class StoppableWork {
   }
 
   /**
-   * Runs `work` with a signal that aborts when `signal` does or at the stop; awaited by `stop`.
-   * After the stop nothing starts: the call is refused with the stop's reason.
+   * Runs `work` with a signal that aborts at the stop, or when `signal` (the caller's, if it can
+   * cancel) does; awaited by `stop`. After the stop nothing starts: the call is refused with the
+   * stop's reason.
    */
-  run<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  run<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopping.signal.reason);
-    const linked = linkSignals([signal, this.stopping.signal]);
+    const linked = signal ? linkSignals([signal, this.stopping.signal]) : { signal: this.stopping.signal, release: () => {} };
     const piece = work(linked.signal).finally(linked.release);
     this.underWay.add(piece);
     const done = () => void this.underWay.delete(piece);

@@ -29,10 +29,10 @@ async function redirecting(status: number, location: (ownPort: number) => string
 
 /**
  * An echo MCP endpoint at /mcp on 127.0.0.1, whose server also answers /old with 307 to /mcp,
- * /moved with 302 to /mcp and /loop with 307 to itself.
+ * /permanent with 308 to /mcp, /moved with 302 to /mcp and /loop with 307 to itself.
  */
 async function echoWithRedirects(): Promise<string> {
-  const redirects: Record<string, [number, string]> = { '/old': [307, '/mcp'], '/moved': [302, '/mcp'], '/loop': [307, '/loop'] };
+  const redirects: Record<string, [number, string]> = { '/old': [307, '/mcp'], '/permanent': [308, '/mcp'], '/moved': [302, '/mcp'], '/loop': [307, '/loop'] };
   const server: Server = createServer(async (req, res) => {
     const redirect = redirects[req.url ?? ''];
     if (redirect) return void (req.resume(), res.writeHead(redirect[0], { location: redirect[1] }).end());
@@ -69,7 +69,7 @@ describe("a custom HTTP server's redirects", () => {
 
   it('within its origin, 307 and 308 are followed with method and body; other redirects and loops fail naming what to set', async () => {
     const origin = await echoWithRedirects();
-    expect((await clientOf(`${origin}/old`).listTools()).map((t) => t.name)).toEqual(['echo']);
+    for (const path of ['/old', '/permanent']) expect((await clientOf(`${origin}${path}`).listTools()).map((t) => t.name)).toEqual(['echo']);
     const moved = await clientOf(`${origin}/moved`).listTools().catch((e: unknown) => e);
     expect((moved as GatewayError).message).toContain(`the server answered HTTP 302 (a redirect to /mcp) where an MCP endpoint answers; set the server's URL to ${origin}/mcp.`);
     const loop = await clientOf(`${origin}/loop`).listTools().catch((e: unknown) => e);

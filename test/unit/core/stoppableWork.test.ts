@@ -11,10 +11,10 @@ const untilAborted = (signal: AbortSignal, log: string[]) =>
   });
 
 describe('StoppableWork', () => {
-  it('aborts running work with the stop reason and resolves only after it settled', async () => {
+  it('aborts running work with the stop reason and resolves only after it settled (work no caller can cancel included)', async () => {
     const work = new StoppableWork();
     const log: string[] = [];
-    const running = work.run(new AbortController().signal, (signal) => untilAborted(signal, log));
+    const running = work.run(undefined, (signal) => untilAborted(signal, log));
     const reason = new Error('the gateway is stopping');
     await work.stop(reason);
     expect(log).toEqual(['cleaned up']);

@@ -68,6 +68,8 @@ describe("outputSchemaRefusal: the SDK client's output-schema checks, worded as 
     });
     const missing = new McpError(ErrorCode.InvalidRequest, 'Tool count has an output schema but did not return structured content');
     expect(outputSchemaRefusal(missing, 'notes', 'count')?.message).toBe("notes's result for count does not match the outputSchema the tool declares: did not return structured content");
+    const crashed = new McpError(ErrorCode.InvalidParams, 'Failed to validate structured content: Maximum call stack size exceeded');
+    expect(outputSchemaRefusal(crashed, 'notes', 'count')?.message).toBe("notes's result for count does not match the outputSchema the tool declares: Maximum call stack size exceeded");
     expect(outputSchemaRefusal(new McpError(ErrorCode.InvalidParams, 'Unknown tool: count'), 'notes', 'count')).toBeUndefined();
     expect(outputSchemaRefusal(new Error("Structured content does not match the tool's output schema: x"), 'notes', 'count')).toBeUndefined();
   });
