@@ -35,10 +35,12 @@ describe('the commands on --store postgres://…', () => {
     try {
       const result = (await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;
       expect(result.isError).toBeFalsy();
-      const rows = await postgres.query('SELECT i.status, s.transport, s.client_name FROM invocations i JOIN sessions s ON s.id = i.session_id WHERE i.id = $1', [
-        result.structuredContent.invocationId,
-      ]);
-      expect(rows).toEqual([{ status: 'ok', transport: 'stdio', client_name: 'pg-stdio' }]);
+      // The answer waits for the intent only; the completion follows it shortly (docs/storage.md, promise 2).
+      const rows = () =>
+        postgres.query('SELECT i.status, s.transport, s.client_name FROM invocations i JOIN sessions s ON s.id = i.session_id WHERE i.id = $1', [
+          result.structuredContent.invocationId,
+        ]);
+      await expect.poll(rows, { timeout: 60_000, interval: 50 }).toEqual([{ status: 'ok', transport: 'stdio', client_name: 'pg-stdio' }]);
     } finally {
       await client.close();
     }
