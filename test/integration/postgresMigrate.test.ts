@@ -98,8 +98,9 @@ describe('scigate migrate --to postgres://…', () => {
 
     // New calls on the PostgreSQL gateway are audited there too.
     const next = (await (await replica.connect()).callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } })) as any;
-    const rows = await postgres.query('SELECT status FROM invocations WHERE id = $1', [next.structuredContent.invocationId]);
-    expect(rows).toEqual([{ status: 'ok' }]);
+    // The answer waits for the intent only; the completion follows it shortly (docs/storage.md, promise 2).
+    const rows = () => postgres.query('SELECT status FROM invocations WHERE id = $1', [next.structuredContent.invocationId]);
+    await expect.poll(rows, { timeout: 60_000, interval: 50 }).toEqual([{ status: 'ok' }]);
 
     // The custom server came along: listed, its tool offered and called through the PostgreSQL gateway.
     const listed = (await api(replica, '/api/mcp/servers')).servers;
