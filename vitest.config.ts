@@ -15,6 +15,8 @@ export default defineConfig({
     // hooks and relies on no module-level state, so a worker keeps its module cache between files
     // instead of re-importing zod, the SDK, express and sql.js for each one.
     isolate: false,
+    // One PostgreSQL server for the run, started by the first file that asks for a database.
+    globalSetup: ['./test/globalSetup.ts'],
     reporters: ['default', './test/summaryReporter.ts'],
   },
 });

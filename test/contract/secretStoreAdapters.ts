@@ -7,7 +7,7 @@ import { openPostgresStorage } from '../../storage/index.js';
 import { openEncryptedStores } from '../../storage/openStorage.js';
 import { openPgSecretStores } from '../../storage/postgres/index.js';
 import { perTest } from './perTest.js';
-import { sharedPostgres } from './storageAdapters.js';
+import { postgresPerSuite } from './storageAdapters.js';
 
 export interface SecretStores {
   customServerStore: CustomServerStore;
@@ -44,7 +44,7 @@ async function tempDir(cleanup: (release: () => Promise<void>) => void): Promise
 }
 
 function postgresAdapter(): SecretStoreAdapter {
-  const postgres = sharedPostgres();
+  const postgres = postgresPerSuite();
   return {
     name: 'postgres',
     shared: true,

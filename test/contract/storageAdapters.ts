@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger, type Storage } from '../../gateway/core/index.js';
 import { openMemoryStorage, openPostgresStorage, openStorage } from '../../storage/index.js';
-import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import type { PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
 import { perTest } from './perTest.js';
 
 /** An opened store under test; `reopen` closes it and opens the same data again (a restart). */
@@ -50,16 +51,16 @@ function memory(storage: Storage): OpenedStorage {
 }
 
 /**
- * One PostgreSQL server per suite that uses it (started before its first test, stopped after its
- * last), and a fresh schema per opened store, so every test starts empty.
+ * One database on the run's shared PostgreSQL server per suite that uses it (created before its
+ * first test, dropped after its last), and a fresh schema per opened store, so every test starts empty.
  */
-export function sharedPostgres(): { start(): Promise<void>; stop(): Promise<void>; freshSchema(): Promise<string> } {
+export function postgresPerSuite(): { start(): Promise<void>; stop(): Promise<void>; freshSchema(): Promise<string> } {
   let server: Promise<PostgresServer> | undefined;
   let suites = 0;
   return {
     start: async () => {
       suites += 1;
-      server ??= startPostgres();
+      server ??= sharedPostgres();
       await server;
     },
     stop: async () => {
@@ -74,7 +75,7 @@ export function sharedPostgres(): { start(): Promise<void>; stop(): Promise<void
 }
 
 function postgresAdapter(): StorageAdapter {
-  const postgres = sharedPostgres();
+  const postgres = postgresPerSuite();
   return {
     name: 'postgres',
     start: postgres.start,

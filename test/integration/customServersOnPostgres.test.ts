@@ -6,7 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { logIn } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
-import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import type { PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
 import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/servers/dangerousHttpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 import { createServer, type Server } from 'node:http';
@@ -31,7 +32,7 @@ let agentB: Client;
 let schema: string;
 
 beforeAll(async () => {
-  [postgres, notes, protectedMcp] = await Promise.all([startPostgres(), startDangerousHttpServer(), startProtectedMcp({ accessTtlSeconds: 120 })]);
+  [postgres, notes, protectedMcp] = await Promise.all([sharedPostgres(), startDangerousHttpServer(), startProtectedMcp({ accessTtlSeconds: 120 })]);
   const store = await postgres.freshSchema();
   schema = /search_path=(\w+)/.exec(decodeURIComponent(store))![1]!;
   const [dirA, dirB] = [await mkdtemp(join(tmpdir(), 'scigate-pg-a-')), await mkdtemp(join(tmpdir(), 'scigate-pg-b-'))];

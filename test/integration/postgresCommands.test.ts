@@ -7,7 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CLI, spawnCli } from '../fixtures/cliProcess.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
-import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import type { PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
 import { sharedSchemaValidator } from '../../gateway/core/index.js';
 
 let postgres: PostgresServer;
@@ -15,7 +16,7 @@ let provider: ReplayServer;
 let dir: string;
 
 beforeAll(async () => {
-  [postgres, provider] = await Promise.all([startPostgres(), startReplayServer(arxivReplay)]);
+  [postgres, provider] = await Promise.all([sharedPostgres(), startReplayServer(arxivReplay)]);
   dir = await mkdtemp(join(tmpdir(), 'scigate-pgcli-'));
 });
 afterAll(async () => {
@@ -49,7 +50,7 @@ describe('the commands on --store postgres://…', () => {
   it('scigate serve with a wrong password stops at start-up, says to fix the login, and never prints the password', async () => {
     const serve = spawnCli(['serve', '--port', '0', '--data-dir', join(dir, 'serve'), '--store', postgres.url({ password: 'wrong-Secret-9' })]);
     expect(await serve.exited).toBe(1);
-    expect(serve.output()).toMatch(/scigate: PostgreSQL at postgres:\/\/scigate:\*\*\*@127\.0\.0\.1:\d+\/postgres refused the login .*Fix the user name and password in --store \(SCIGATE_STORE\)/);
+    expect(serve.output()).toMatch(/scigate: PostgreSQL at postgres:\/\/scigate:\*\*\*@127\.0\.0\.1:\d+\/\w+ refused the login .*Fix the user name and password in --store \(SCIGATE_STORE\)/);
     expect(serve.output()).not.toContain('wrong-Secret-9');
   });
 });

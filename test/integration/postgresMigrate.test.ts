@@ -7,7 +7,8 @@ import { openStorage } from '../../storage/index.js';
 import { spawnCli } from '../fixtures/cliProcess.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
-import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import type { PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
 import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/servers/dangerousHttpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -18,7 +19,7 @@ let dataDir: string;
 const gateways: TestGateway[] = [];
 
 beforeAll(async () => {
-  [postgres, provider, notes] = await Promise.all([startPostgres(), startReplayServer(arxivReplay), startDangerousHttpServer()]);
+  [postgres, provider, notes] = await Promise.all([sharedPostgres(), startReplayServer(arxivReplay), startDangerousHttpServer()]);
   dataDir = await mkdtemp(join(tmpdir(), 'scigate-migrate-'));
 });
 afterAll(async () => {
@@ -69,7 +70,7 @@ describe('scigate migrate --to postgres://…', () => {
     });
     await store.close();
 
-    const url = postgres.url({ database: 'postgres' });
+    const url = postgres.url();
     const first = await migrate(url);
     expect(first.code).toBe(0);
     expect(first.output).toMatch(/invocations\s+1 copied/);
@@ -120,7 +121,7 @@ describe('scigate migrate --to postgres://…', () => {
       const gateway = await startTestGateway(env(), other);
       await api(gateway, '/api/mcp/servers', { method: 'POST', body: { name: 'elsewhere', transport: 'http', url: notes.url, enabled: false } });
       await gateway.dispose();
-      const url = postgres.url({ database: 'postgres' });
+      const url = postgres.url();
       const refused = await migrate(url, other);
       expect(refused.code).not.toBe(0);
       expect(refused.output).toMatch(/model-secrets\.key is not the key .* --secret-key-file \(SCIGATE_SECRET_KEY_FILE\)/);

@@ -4,12 +4,14 @@ import { openPostgresStorage } from '../../storage/index.js';
 import { parseCommandLine } from '../../gateway/config/index.js';
 import { storeFlag } from '../../gateway/commands/storeWiring.js';
 import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
+import { freePort } from '../fixtures/freePort.js';
 
 let server: PostgresServer;
 const opened: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 });
 afterAll(async () => {
   for (const storage of opened) await storage.close().catch(() => {});
@@ -81,13 +83,12 @@ describe('opening a PostgreSQL store that cannot be used', () => {
   });
 
   it('a server that is not running says to start it or fix the host and port', async () => {
-    const down = await startPostgres();
-    const url = down.url();
-    await down.stop();
+    // Nothing listens on a port just taken free: the connection is refused, as by a stopped server.
+    const url = `postgres://scigate:down-Secret-7@127.0.0.1:${await freePort()}/postgres`;
     const error = await refusal(url);
     expect(error).toMatchObject({ code: 'storage_unavailable', retryable: true });
     expect(error.message).toMatch(/Cannot reach PostgreSQL at .*ECONNREFUSED.*Start PostgreSQL or fix the host and port/);
-    expect(error.message).not.toContain(down.password);
+    expect(error.message).not.toContain('down-Secret-7');
   });
 
   it('a server that goes away while the gateway runs: calls fail storage_unavailable (retryable, password redacted), the process lives on', async () => {

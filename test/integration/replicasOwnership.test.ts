@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger, type DownloadJobRecord, type ExtractionJobRecord, type PermissionRequestRecord, type Storage } from '../../gateway/core/index.js';
 import { PermissionRepository, openPostgresStorage, openStorage } from '../../storage/index.js';
-import { startPostgres, type PostgresServer } from '../fixtures/postgres.js';
+import type { PostgresServer } from '../fixtures/postgres.js';
+import { sharedPostgres } from '../fixtures/sharedPostgres.js';
 
 /**
  * Pending work has an owner replica: on one shared PostgreSQL, a replica's sweep ends only the
@@ -64,7 +65,7 @@ async function sweep(storage: Storage, alive?: readonly string[]) {
 
 let server: PostgresServer;
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 });
 afterAll(async () => {
   await server?.stop();
