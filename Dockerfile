@@ -31,5 +31,5 @@ VOLUME ["/data"]
 EXPOSE 7410
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:7410/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "dist/gateway/main.js"]
+ENTRYPOINT ["node", "dist/bundle/scigate.js"]
 CMD ["serve"]

@@ -26,7 +26,7 @@ import { stdioStartupSection } from './stdioStartup.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = `${ROOT}dist/gateway/main.js`;
+const CLI = `${ROOT}dist/bundle/scigate.js`;
 const DOC = `${ROOT}docs/benchmarks.md`;
 const RUNS = 3;
 /** Calls that warm a path (its JIT) before it is measured: steady-state cost is what a long-running proxy pays. */

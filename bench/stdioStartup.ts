@@ -107,6 +107,6 @@ scigate / server-everything at p50: initialize ${round(scigate.initialize.p50 / 
 
 // `node dist/bench/stdioStartup.js` runs this scenario alone (the full bench takes minutes).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const cli = fileURLToPath(new URL('../gateway/main.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../bundle/scigate.js', import.meta.url));
   process.stdout.write(await stdioStartupSection(cli));
 }

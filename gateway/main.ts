@@ -2,7 +2,8 @@
 /**
  * The command-line entry point: parses the command line, then imports only the module of the
  * command it runs, so `scigate stdio` answers `initialize` before storage, the sources and the HTTP
- * edge are loaded (gateway/commands/). The one file that reads process.env.
+ * edge are loaded (gateway/commands/). The one file that reads process.env. The package runs it
+ * bundled (dist/bundle/scigate.js, scripts/bundle.mjs).
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

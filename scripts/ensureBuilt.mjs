@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const entry = 'dist/gateway/main.js';
-const roots = ['gateway', 'admin', 'catalog', 'storage'];
+const entry = 'dist/bundle/scigate.js';
+const roots = ['gateway', 'admin', 'catalog', 'sources', 'storage'];
 
 function newestMtime(dir) {
   let newest = 0;
@@ -21,4 +21,5 @@ if (stale) {
   process.stderr.write('Building scigate (first start or sources changed)…\n');
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/copyAssets.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/bundle.mjs'], { stdio: 'inherit' });
 }

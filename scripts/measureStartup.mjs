@@ -1,25 +1,27 @@
 // Measures how soon `scigate stdio` can answer: the module loading it does before it answers, the
-// time from spawning `dist/gateway/main.js stdio` to the first byte of its `initialize` answer, and
+// time from spawning `dist/bundle/scigate.js stdio` to the first byte of its `initialize` answer, and
 // to its first `tools/list` answer.
 // Usage: npm run build && node scripts/measureStartup.mjs [runs=7] [path/to/main.js]
 // Wall times swing with machine load; the CPU time of module loading (user + system) swings less.
 //
-// "Module loading before it can answer" is the static module graph of main.js plus, where it
-// exists, of commands/stdioCommand.js (the one module main.js imports for `stdio`): everything
+// "Module loading before it can answer" is the static module graph of main.js plus that of
+// commands/stdioCommand.js (the one module main.js imports for `stdio`; its chunk in the bundle): everything
 // else (the MCP SDK and zod, storage, runtime, sources, pino, express) is imported only after the
 // first answer. Before
 // the stdio fast path main.js was the whole gateway, so importing it alone measured the same thing.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const runs = Number(process.argv[2] ?? 7);
-const main = process.argv[3] ?? join(root, 'dist/gateway/main.js');
-const stdioCommand = join(dirname(main), 'commands/stdioCommand.js');
-const beforeAnswer = existsSync(stdioCommand) ? [main, stdioCommand] : [main];
+const main = resolve(process.argv[3] ?? join(root, 'dist/bundle/scigate.js'));
+// Compiled modules have commands/stdioCommand.js beside main.js; the bundle has a stdioCommand-<hash>.js chunk.
+const compiled = join(dirname(main), 'commands/stdioCommand.js');
+const chunk = readdirSync(dirname(main)).find((name) => /^stdioCommand-[\w-]+\.js$/.test(name));
+const beforeAnswer = [main, ...(existsSync(compiled) ? [compiled] : chunk ? [join(dirname(main), chunk)] : [])];
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0', id: 1, method: 'initialize',

@@ -110,9 +110,9 @@ export async function createRuntime(
     ...(config.shared ? { shared: config.shared } : {}),
     ...(config.replicaTimeoutMs !== undefined ? { replicaTimeoutMs: config.replicaTimeoutMs } : {}),
     ...(config.processGroups ? { processGroups: config.processGroups } : {}),
-    // Isolated sources run as `scigate source <id>` children of the entry point.
+    // Isolated sources run as `scigate source <id>` children of the bundled entry point.
     isolation: config.isolateSources
-      ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../main.js', import.meta.url)), 'source'] }
+      ? { isolate: true, command: process.execPath, args: [fileURLToPath(new URL('../../bundle/scigate.js', import.meta.url)), 'source'] }
       : { isolate: false },
     sourceDeps: (id) => sourceDepsFromEnv({ sourceId: id, env: config.env, version: VERSION, clock, pacer, ...(config.fetch ? { fetch: config.fetch } : {}) }),
     // A provider's request budget (NCBI's 3/s) holds across the isolated children and every replica.
