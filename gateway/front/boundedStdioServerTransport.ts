@@ -36,6 +36,8 @@ export class BoundedStdioServerTransport implements Transport {
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
   /** The `initialize` answered before the SDK loaded: the SDK server's answer to it is not sent again. */
   private answeredEarly: EarlyHandshake['answered'];
+  /** The `drain` every answer written past the output's buffer waits for (one listener, shared). */
+  private nextDrain: Promise<void> | undefined;
 
   constructor(private readonly options: BoundedStdioServerOptions) {
     this.reader = new BoundedLineReader(options.maxLineBytes ?? MAX_STDIO_REQUEST_BYTES);
@@ -59,10 +61,22 @@ export class BoundedStdioServerTransport implements Transport {
     }
     const text = dropUnderBackpressure(message, this.options.output.writableLength) ? undefined : serializeForWire(message);
     if (text === undefined) return Promise.resolve();
-    return new Promise((resolve) => {
-      if (this.options.output.write(`${text}\n`)) resolve();
-      else this.options.output.once('drain', resolve);
+    if (this.options.output.write(`${text}\n`)) return Promise.resolve();
+    return this.drained();
+  }
+
+  /**
+   * Resolves at the output's next `drain`. Every answer queued behind a slow reader shares one
+   * listener: one each would grow with the queue and trip Node's listener-leak warning on stderr.
+   */
+  private drained(): Promise<void> {
+    this.nextDrain ??= new Promise((resolve) => {
+      this.options.output.once('drain', () => {
+        this.nextDrain = undefined;
+        resolve();
+      });
     });
+    return this.nextDrain;
   }
 
   async close(): Promise<void> {

@@ -63,4 +63,15 @@ describe('a client that reads slower than progress arrives', () => {
     expect(lines.length).toBeLessThan(FLOOD / 2);
     expect(lines.at(-1)).toBe(JSON.stringify(response));
   });
+
+  it('the stdio transport waits for one drain however many answers queue behind a slow reader', async () => {
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const transport = new BoundedStdioServerTransport({ input: new PassThrough(), output, log: silentLogger });
+    const answers = Array.from({ length: 50 }, (_, i) => transport.send({ ...response, id: i, result: { text: 'x'.repeat(2048) } }));
+    // One listener each would be 50, and Node's leak warning on stderr past 10.
+    expect(output.listenerCount('drain')).toBe(1);
+    output.resume();
+    await Promise.all(answers);
+    expect(output.listenerCount('drain')).toBe(0);
+  });
 });
