@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../storage/index.js';
 import type { Logger } from '../../gateway/core/index.js';
+import { asIfKilled } from '../fixtures/asIfKilled.js';
 import { capFileSize, recordingLogger } from './storageFaults.js';
 
 let dir: string;
@@ -31,7 +32,8 @@ describe('a torn journal tail', () => {
     const second = await openDb(log);
     const acknowledged = Array.from({ length: 20 }, (_, i) => `s${String(i).padStart(2, '0')}`);
     await Promise.all(acknowledged.map((id) => insert(second, id)));
-    // No close(): the process dies here with the 20 writes only in the journal.
+    // The process dies here with the 20 writes only in the journal.
+    await asIfKilled(dir, second);
 
     const third = await openDb(log);
     expect(ids(third)).toEqual(['kept', ...acknowledged]);
@@ -53,6 +55,7 @@ describe('a torn journal tail', () => {
     await appendFile(journalPath(), JSON.stringify(unterminated));
     const second = await openDb(log);
     await insert(second, 'after');
+    await asIfKilled(dir, second);
     const third = await openDb(log);
     expect(ids(third)).toEqual(['after']);
     await third.close();
@@ -85,6 +88,7 @@ describe('a failed journal write (full disk)', () => {
     await insert(db, 'c0');
     expect(ids(db)).toEqual(['a0', ...acked, 'c0']);
     // kill -9 here: reopening from disk finds every acknowledged write and nothing else.
+    await asIfKilled(dir, db);
     const reopened = await openDb(log);
     expect(ids(reopened)).toEqual(['a0', ...acked, 'c0']);
     await reopened.checkpoint();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../../storage/index.js';
 import type { Logger } from '../../../gateway/core/index.js';
+import { asIfKilled } from '../../fixtures/asIfKilled.js';
 
 let dir: string;
 afterEach(async () => {
@@ -35,7 +36,8 @@ describe('the journaled sql.js store', () => {
     const { log } = recordingLogger();
     const db = await openDb(log);
     await Promise.all(['a', 'b', 'c'].map((id) => insert(db, id)));
-    // No close(): the process "dies" here with the writes only in the journal.
+    // The process "dies" here with the writes only in the journal.
+    await asIfKilled(dir, db);
     const journal = await readFile(join(dir, 'scigate.db.journal'), 'utf8');
     expect(journal.trim().split('\n')).toHaveLength(3);
     const reopened = await openDb(log);
@@ -48,6 +50,7 @@ describe('the journaled sql.js store', () => {
     const { log, warnings } = recordingLogger();
     const db = await openDb(log);
     await insert(db, 'kept');
+    await asIfKilled(dir, db);
     await appendFile(join(dir, 'scigate.db.journal'), '{"seq":2,"sql":"INSERT INTO sessions (id');
     const reopened = await openDb(log);
     expect(reopened.all('SELECT id FROM sessions').map((r) => r.id)).toEqual(['kept']);
@@ -69,6 +72,7 @@ describe('the journaled sql.js store', () => {
     expect((await readFile(join(dir, 'scigate.db.journal'), 'utf8')).length).toBe(0);
     expect((await stat(join(dir, 'scigate.db'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dir, 'scigate.db.journal'))).mode & 0o777).toBe(0o600);
+    await db.close();
     const reopened = await openDb(log);
     expect(reopened.all('SELECT count(*) AS n FROM sessions')[0]!.n).toBe(2);
     await reopened.close();
