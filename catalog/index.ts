@@ -6,7 +6,7 @@ export { boundText } from './boundText.js';
 export { describeZodError } from './zodIssues.js';
 export { parseSourceManifest, isHostAllowed, limitOverridesSchema } from './manifest.js';
 export type { SourceManifest, SourceLimits, LimitOverrides, RetryPolicy } from './manifest.js';
-export { mcpToolResultJsonSchema, governedOutputJsonSchema } from './resultEnvelope.js';
+export { mcpToolResultJsonSchema, governedOutputJsonSchema, resultOrErrorJsonSchema } from './resultEnvelope.js';
 export type { JsonValue, Citation, McpRecord, ArtifactCandidate, McpToolResult } from './resultEnvelope.js';
 export { governedToolName, readableNamePart, MAX_TOOL_NAME_CHARS } from './toolNaming.js';
 export type { ToolPrefix } from './toolNaming.js';

@@ -163,3 +163,20 @@ export const governedOutputJsonSchema = {
     { required: ['error'], properties: { error: toolErrorJsonSchema } },
   ],
 } as const;
+
+/** A failed call's structuredContent: scigate's error and the Invocation's id, nothing else. */
+const failedCallJsonSchema = {
+  type: 'object',
+  required: ['error', 'invocationId'],
+  properties: { error: toolErrorJsonSchema, invocationId: nonEmpty },
+  additionalProperties: false,
+} as const;
+
+/**
+ * The `outputSchema` the gateway publishes for one of its native tools: the tool's result, or an
+ * error plus its invocationId. SDK clients check an error's structuredContent against it too, so a
+ * schema of the result alone would turn every failed call into a schema mismatch.
+ */
+export function resultOrErrorJsonSchema(resultSchema: object): { type: 'object'; oneOf: object[] } {
+  return { type: 'object', oneOf: [resultSchema, failedCallJsonSchema] };
+}

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallDeadline } from '../core/index.js';
+import { resultOrErrorJsonSchema } from '../../catalog/index.js';
 import { compileOnFirstUse } from '../registry/index.js';
 import type { AuditedRequest } from './toolCall.js';
 
@@ -46,14 +47,14 @@ export function compileNativeTools(tools: readonly NativeTool[]): Map<string, Co
   return compiled;
 }
 
-/** A native tool as agents see it in tools/list. */
+/** A native tool as agents see it in tools/list: its outputSchema also admits the error a failed call returns. */
 export function toListedNativeTool(tool: NativeTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
+    outputSchema: resultOrErrorJsonSchema(tool.outputSchema) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
 }

@@ -28,4 +28,17 @@ describe("scigate's own tool schemas", () => {
     );
     expect(broken).toEqual([]);
   });
+
+  // An SDK client that has listed the tools checks every structuredContent against the tool's
+  // outputSchema, error results included: a schema of the result alone turned each failed native
+  // call into "Structured content does not match the tool's output schema" (-32602).
+  it('a failed call of any listed tool reaches a client that listed them as its structured error', async () => {
+    const client = await gateway.connect();
+    await client.listTools();
+    for (const name of ['artifact_download', 'paper_extract_pdf', 'mcp__arxiv__get']) {
+      const result = await client.callTool({ name, arguments: { unexpected: true } });
+      expect(result.isError, name).toBe(true);
+      expect(result.structuredContent, name).toEqual({ error: expect.objectContaining({ code: 'invalid_input' }), invocationId: expect.any(String) });
+    }
+  });
 });

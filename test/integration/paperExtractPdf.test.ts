@@ -47,6 +47,8 @@ afterAll(async () => {
 
 async function agent(name: string): Promise<{ client: Client; sessionId: string }> {
   const client = await gateway.connect({ name });
+  // As agents do: the SDK client then checks every result, failures too, against the listed outputSchema.
+  await client.listTools();
   const session = await api.sessionOf(name);
   return { client, sessionId: session.id };
 }

@@ -23,7 +23,11 @@ describe('artifact_download through a real gateway', () => {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'artifact_download');
     expect(tool?.inputSchema).toMatchObject({ required: ['mcpInvocationId', 'candidateId'], additionalProperties: false });
-    expect(tool?.outputSchema).toMatchObject({ required: expect.arrayContaining(['jobId', 'finalPath', 'sha256']) });
+    // The result, or the structured error of a failed call.
+    expect(tool?.outputSchema?.oneOf).toEqual([
+      expect.objectContaining({ required: expect.arrayContaining(['jobId', 'finalPath', 'sha256']) }),
+      expect.objectContaining({ required: ['error', 'invocationId'] }),
+    ]);
     g.source.offer('a.pdf', { bytes: Buffer.from('%PDF-1.7 a') });
     g.files.serve('/a.pdf', { body: Buffer.from('%PDF-1.7 a') });
     const { artifacts } = await g.search(client, ['a.pdf']);
