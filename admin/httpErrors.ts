@@ -18,7 +18,11 @@ export function errorMiddleware(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** JSON 404 for unknown routes. */
+/** JSON 404 for unknown routes, naming the full path asked for and where the routes are listed. */
 export const notFoundRoute: RequestHandler = (req, res) => {
-  sendHttpError(res, new GatewayError('not_found', `No route ${req.method} ${req.path.slice(0, 200)}.`));
+  const path = `${req.baseUrl}${req.path}`.slice(0, 200);
+  sendHttpError(
+    res,
+    new GatewayError('not_found', `No route ${req.method} ${path}. The admin API's routes are listed in the README ("Admin API"), e.g. GET /api/sessions, GET /api/mcp/servers.`),
+  );
 };

@@ -97,6 +97,17 @@ describe('the gateway over streamable HTTP', () => {
   });
 });
 
+describe('the admin API', () => {
+  it('answers an unknown route with a JSON 404 naming the whole path and where the routes are listed', async () => {
+    const response = await fetch(`${gateway.url}/api/custom-servers?x=1`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    expect(response.status).toBe(404);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('not_found');
+    expect(error.message).toMatch(/^No route GET \/api\/custom-servers\. /);
+    expect(error.message).toContain('README');
+  });
+});
+
 async function api(path: string) {
   const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${gateway.token}` } });
   expect(response.status).toBe(200);
