@@ -14,12 +14,16 @@ const CHOICES: Array<{ const: PermissionDecision; title: string }> = [
   { const: 'deny', title: 'Deny' },
 ];
 
-/** The elicitation form for one request: one required choice, allow once / allow same type / deny. */
+/**
+ * The elicitation form for one request: one required choice, allow once / allow same type / deny.
+ * It names the tool as the agent called it first: a custom tool's normalized resource is its stable
+ * id (`mcp__custom-<hex>__…`), which the human has never seen.
+ */
 export function elicitationForm(request: PermissionRequestRecord): ElicitRequestFormParams {
   return {
     mode: 'form',
     message:
-      `scigate needs your permission: ${request.action} ${request.resource}\n` +
+      `scigate needs your permission: ${request.toolName} (${request.action} ${request.resource})\n` +
       `Arguments: ${request.argumentsPreview.slice(0, 500)}\n` +
       `(request ${request.id}; it can also be decided in the scigate admin page)`,
     requestedSchema: {

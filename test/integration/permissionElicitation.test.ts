@@ -67,7 +67,8 @@ describe('asking inside the agent\'s own client (MCP elicitation)', () => {
     expect(upstream.calls.length).toBe(before + 1);
     expect(asked).toHaveLength(1);
     const form = asked[0]!.params as any;
-    expect(form.message).toContain('tool.call');
+    // The tool as the agent called it, then the action and stable resource a Grant would cover.
+    expect(form.message.startsWith(`scigate needs your permission: ${on.write} (tool.call mcp__custom-`)).toBe(true);
     expect(form.requestedSchema.properties.decision.oneOf.map((o: any) => o.title)).toEqual(['Allow once', 'Allow same type (this session)', 'Deny']);
     const authorizations = await authorizationsOf(on, sessionId);
     expect(authorizations).toEqual([expect.objectContaining({ basis: 'allow_once', via: 'elicitation', allowed: true })]);
