@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Router } from 'express';
-import { GatewayError, requireSession, workspaceResourceUri, type EventHub, type SessionStore, type SessionWorkspace } from '../gateway/index.js';
+import { GatewayError, aboutArgument, requireSession, workspaceResourceUri, type EventHub, type SessionStore, type SessionWorkspace } from '../gateway/index.js';
 
 export interface UploadRoutesDeps {
   sessions: SessionStore;
@@ -29,7 +29,8 @@ export function uploadRoutes(deps: UploadRoutesDeps): Router {
     if (Number(req.headers['content-length'] ?? 0) > maxBytes) {
       throw new GatewayError('request_too_large', `The file is larger than ${maxBytes} bytes; send a smaller one.`);
     }
-    const file = await deps.workspace.writeFile(session.id, deps.workspace.checkPath(path), req as unknown as Readable, { maxBytes });
+    const checked = await aboutArgument('path', () => deps.workspace.checkPath(path));
+    const file = await deps.workspace.writeFile(session.id, checked, req as unknown as Readable, { maxBytes });
     deps.events.publish('workspace.file', session.id, { path: file.path, sizeBytes: file.sizeBytes });
     res.status(201).json({ file: { ...file, resourceUri: workspaceResourceUri(session.id, file.path) } });
   });

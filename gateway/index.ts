@@ -1,6 +1,6 @@
 // The gateway's surface for admin/ and the composition root (gateway/main.ts). Inside gateway/ and in
 // tests, import the folder you need (gateway/core/index.js, …): this file loads every gateway folder.
-export { GatewayError, EventHub, SecretScrubber, createRequestPacers, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
+export { GatewayError, aboutArgument, EventHub, SecretScrubber, createRequestPacers, parseInput, randomId, requireSession, scrubbingLogger, systemClock } from './core/index.js';
 export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, ProcessGroupRecord, SessionStore, SharedLiveState } from './core/index.js';
 export { workspaceResourceUri } from './core/index.js';
 export type { ArtifactStore, SessionWorkspace } from './core/index.js';

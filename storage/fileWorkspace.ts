@@ -227,7 +227,5 @@ function completedExists(relative: string): GatewayError {
 }
 
 function symlinkRefused(relative: string): GatewayError {
-  return new GatewayError('invalid_input', `The path "${relative.slice(0, 200)}" leads through a symbolic link out of the session workspace; choose a path inside it.`, {
-    details: { field: 'destinationPath' },
-  });
+  return new GatewayError('invalid_input', `The path "${relative.slice(0, 200)}" leads through a symbolic link out of the session workspace; choose a path inside it.`);
 }

@@ -1,4 +1,4 @@
-import { GatewayError, type ArtifactStore, type PlannedCandidate, type SessionWorkspace } from '../core/index.js';
+import { GatewayError, aboutArgument, type ArtifactStore, type PlannedCandidate, type SessionWorkspace } from '../core/index.js';
 
 /**
  * Chooses and reserves where a download goes, one Session at a time (so two downloads of one turn
@@ -16,7 +16,9 @@ export class Destinations {
   async reserve(sessionId: string, candidate: PlannedCandidate, wanted?: string): Promise<string> {
     return this.exclusive(sessionId, async () => {
       const path = wanted !== undefined ? await this.explicit(sessionId, candidate, wanted) : await this.chosen(sessionId, candidate);
-      const part = await this.workspace.openPartial(sessionId, path);
+      // A symbolic link on the way out is found only when the file is opened.
+      const open = () => this.workspace.openPartial(sessionId, path);
+      const part = await (wanted !== undefined ? aboutArgument('destinationPath', open) : open());
       await part.close();
       this.active.add(key(sessionId, path));
       return path;
@@ -37,7 +39,7 @@ export class Destinations {
   }
 
   private async explicit(sessionId: string, candidate: PlannedCandidate, wanted: string): Promise<string> {
-    const path = this.workspace.checkPath(wanted);
+    const path = await aboutArgument('destinationPath', () => this.workspace.checkPath(wanted));
     if (await this.workspace.stat(sessionId, path)) {
       throw new GatewayError('conflict', `"${path.slice(0, 200)}" already exists and completed files are never overwritten; choose another destinationPath.`, {
         details: { field: 'destinationPath' },

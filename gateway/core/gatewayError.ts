@@ -42,6 +42,18 @@ export class GatewayError extends Error {
     return wire;
   }
 
+  /**
+   * The same error naming the argument it is about in `details.field`: for a check (a workspace
+   * path's) that does not know which argument its input came from.
+   */
+  about(field: string): GatewayError {
+    const { retryable, retryAfterMs, attempts } = this;
+    return new GatewayError(this.code, this.message, {
+      retryable, cause: this, details: { ...this.details, field },
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(attempts !== undefined ? { attempts } : {}),
+    });
+  }
+
   /** Wraps anything thrown; unknown errors become `internal` without leaking their text. */
   static from(error: unknown): GatewayError {
     if (error instanceof GatewayError) return error;
@@ -49,6 +61,15 @@ export class GatewayError extends Error {
     return new GatewayError('internal', 'Internal gateway error; see the gateway log for details.', {
       cause: error,
     });
+  }
+}
+
+/** Runs `work`; an invalid_input it throws names `field`, the argument its input came from. */
+export async function aboutArgument<T>(field: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof GatewayError && error.code === 'invalid_input' ? error.about(field) : error;
   }
 }
 

@@ -1,4 +1,4 @@
-export { GatewayError } from './gatewayError.js';
+export { GatewayError, aboutArgument } from './gatewayError.js';
 export type { WireError } from './gatewayError.js';
 export { systemClock, cancelledBy } from './clock.js';
 export type { Clock } from './clock.js';

@@ -1,6 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ClockLimiter, GatewayError, StoppableWork, linkSignals, sha256Hex, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
+  ClockLimiter, GatewayError, aboutArgument, StoppableWork, linkSignals, sha256Hex, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
   type ExtractionJobStatus, type ExtractionJobUpdate, type ExtractionStore, type Logger, type NewId, type SessionRecord, type SessionWorkspace,
 } from '../core/index.js';
 import type { ExtractionManifest } from './buildExtraction.js';
@@ -95,7 +95,8 @@ export class PaperExtractions {
   private async extractNow(ask: ExtractionAsk): Promise<PaperExtractionResult> {
     const { session } = ask;
     const pdfPath = await this.pdfPathOf(ask);
-    const bytes = await this.readPdf(session.id, pdfPath);
+    // A path the agent gave is checked lexically here and for symbolic links when it is read.
+    const bytes = await (ask.path !== undefined ? aboutArgument('path', () => this.readPdf(session.id, pdfPath)) : this.readPdf(session.id, pdfPath));
     const sha256 = sha256Hex(bytes);
     const earlier = await this.deps.store.findCompleted(session.id, sha256);
     if (earlier) return this.resultOf(earlier, true);
@@ -130,7 +131,7 @@ export class PaperExtractions {
     if ((ask.artifactJobId === undefined) === (ask.path === undefined)) {
       throw new GatewayError('invalid_input', 'Pass exactly one of artifactJobId (a completed download) and path (a PDF in the session workspace).');
     }
-    if (ask.path !== undefined) return this.deps.workspace.checkPath(ask.path);
+    if (ask.path !== undefined) return aboutArgument('path', () => this.deps.workspace.checkPath(ask.path!));
     const download = await this.deps.artifacts.getJob(ask.artifactJobId!);
     if (!download || download.sessionId !== ask.session.id) {
       throw new GatewayError('not_found', `No download job ${ask.artifactJobId!.slice(0, 80)} in this session; pass the jobId an artifact_download of this session returned.`);

@@ -79,7 +79,7 @@ describe('workspace files as MCP resources, and uploads', () => {
     for (const bad of ['../escape.txt', '/etc/x', '.hidden']) {
       const refused = await post(bad, 'x');
       expect(refused.status, bad).toBe(400);
-      expect(refused.body.error.code).toBe('invalid_input');
+      expect(refused.body.error).toMatchObject({ code: 'invalid_input', details: { field: 'path' } });
     }
     expect((await post('uploads/form.txt', '{"a":1}', 'application/json')).status).toBe(415);
   });
