@@ -25,6 +25,11 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
     res.json({ servers: servers.list() });
   });
   router.post('/mcp/servers', async (req, res) => {
+    if (isImportDocument(req.body)) {
+      throw new GatewayError('invalid_input', 'This is an {"mcpServers": {…}} document: POST it to /api/mcp/servers/import to add its servers.', {
+        details: { field: 'mcpServers' },
+      });
+    }
     const server = await servers.create(parseInput(createCustomServerSchema, req.body ?? {}));
     res.status(201).json({ server });
   });
@@ -64,4 +69,9 @@ function inspectHandler(servers: CustomServers): RequestHandler<{ id: string }> 
     const result = await servers.inspect(req.params.id, request, controller.signal);
     if (!res.destroyed) res.json(result);
   };
+}
+
+/** A client's whole configuration file sent to the route for one server (a common slip). */
+function isImportDocument(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && Object.hasOwn(body, 'mcpServers');
 }

@@ -6,12 +6,16 @@ import {
 import type { CreateCustomServer } from './customServerRequests.js';
 
 /**
- * One entry of `mcpServers` as Claude Desktop, Cursor and VS Code write it: a stdio program
- * (`command`, `args`, `env`, `cwd`) or an endpoint (`url`, `headers`, `type` http|sse; http by default).
+ * One entry of `mcpServers` as Claude Desktop, Cursor, VS Code and the MCP Inspector's "Servers
+ * File" write it: a stdio program (`command`, `args`, `env`, `cwd`) or an endpoint (`url`,
+ * `headers`, `type` http|sse; http by default; the Inspector writes `streamable-http` for http).
  */
 const importEntrySchema = z
   .object({
-    type: z.enum(['stdio', 'http', 'sse'], { error: 'must be one of stdio, http, sse' }).optional(),
+    type: z
+      .enum(['stdio', 'http', 'streamable-http', 'sse'], { error: 'must be one of stdio, http (or streamable-http), sse' })
+      .transform((type) => (type === 'streamable-http' ? 'http' : type))
+      .optional(),
     command: commandSchema.optional(),
     args: argsSchema.optional(),
     cwd: cwdSchema.optional(),
@@ -20,6 +24,8 @@ const importEntrySchema = z
     headers: z.record(headerKeySchema, secretValueSchema.regex(/^[^\r\n]*$/, 'a header value must be one line')).optional(),
     /** Accepted for compatibility and ignored: imported servers always start disabled. */
     disabled: z.boolean().optional(),
+    /** The MCP Inspector's hint for humans ("add this URL directly in your MCP Client"); ignored. */
+    note: z.string().optional(),
   })
   .strict()
   .superRefine((entry, ctx) => {

@@ -129,6 +129,15 @@ describe('atomic import', () => {
     expect(liveChildren.size).toBe(children);
     expect((await api.get('/api/mcp/servers')).body.servers).toHaveLength(before + 3);
   });
+
+  it('a whole mcpServers document sent to the route for one server is refused, pointing to the import route', async () => {
+    const before = (await api.get('/api/mcp/servers')).body.servers.length;
+    const sent = await api.post('/api/mcp/servers', { mcpServers: { misplaced: { command: 'node' } } });
+    expect(sent.status).toBe(400);
+    expect(sent.body.error).toMatchObject({ code: 'invalid_input', details: { field: 'mcpServers' } });
+    expect(sent.body.error.message).toContain('/api/mcp/servers/import');
+    expect((await api.get('/api/mcp/servers')).body.servers).toHaveLength(before);
+  });
 });
 
 const secretCases = [

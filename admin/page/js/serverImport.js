@@ -1,7 +1,7 @@
 import { field, h, render } from './dom.js';
 
 /**
- * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, VS Code). The gateway checks the
+ * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, VS Code, the MCP Inspector). The gateway checks the
  * whole batch and saves all or nothing, every entry disabled; the page lists each entry with its
  * own error, so one bad entry is easy to find.
  */

@@ -46,13 +46,15 @@ describe('create requests', () => {
 });
 
 describe('import documents', () => {
-  it('reads Claude Desktop, Cursor and VS Code shapes; every entry disabled', () => {
+  it('reads Claude Desktop, Cursor, VS Code and MCP Inspector shapes; every entry disabled', () => {
     const document = parseInput(importServersSchema, {
       mcpServers: {
         'claude-stdio': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { TOKEN: 's' }, disabled: false },
         'cursor-url': { url: 'https://mcp.example.org/mcp', headers: { Authorization: 'Bearer x' } },
         'vscode-sse': { type: 'sse', url: 'http://127.0.0.1:3001/sse' },
         'vscode-stdio': { type: 'stdio', command: 'node', args: ['server.js'], cwd: '/srv' },
+        // The Inspector's "Servers File" button, verbatim but for the URL.
+        'default-server': { type: 'streamable-http', url: 'http://localhost:3000/mcp', note: 'For Streamable HTTP connections, add this URL directly in your MCP Client' },
       },
     });
     const requests = importToCreateRequests(document);
@@ -61,6 +63,7 @@ describe('import documents', () => {
       ['cursor-url', 'http', false],
       ['vscode-sse', 'sse', false],
       ['vscode-stdio', 'stdio', false],
+      ['default-server', 'http', false],
     ]);
     expect(requests[0]).toMatchObject({ env: [{ key: 'TOKEN', value: 's' }] });
     expect(requests[1]).toMatchObject({ headers: [{ key: 'Authorization', value: 'Bearer x' }], auth: { mode: 'none' } });
