@@ -51,7 +51,7 @@ export function sendHttpError(res: Response, error: GatewayError): void {
 
 /** body-parser's error types (http-errors `type`), each with the code and words a client gets. */
 const BODY_ERRORS: Record<string, [ErrorCode, string]> = {
-  'entity.parse.failed': ['invalid_input', 'The request body is not valid JSON.'],
+  'entity.parse.failed': ['invalid_input', 'The request body is not valid JSON, or is a bare value (null, a string, a number); send a JSON object.'],
   'entity.too.large': ['request_too_large', 'The request body is larger than this route accepts.'],
   'encoding.unsupported': ['unsupported_media_type', 'This Content-Encoding is not supported; send identity, gzip, deflate or br.'],
   'charset.unsupported': ['unsupported_media_type', 'This charset is not supported; send the body as UTF-8.'],
