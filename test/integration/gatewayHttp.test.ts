@@ -106,6 +106,14 @@ describe('the admin API', () => {
     expect(error.message).toMatch(/^No route GET \/api\/custom-servers\. /);
     expect(error.message).toContain('README');
   });
+
+  it('refuses a body of null as a bare value (valid JSON, but no object), with a 400', async () => {
+    const response = await fetch(`${gateway.url}/api/projects`, {
+      method: 'POST', body: 'null', headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('bare value');
+  });
 });
 
 async function api(path: string) {
