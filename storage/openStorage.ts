@@ -6,6 +6,7 @@ import { moveLegacyInvocations } from './audit/legacyInvocations.js';
 import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
 import { CustomServerFileStore } from './customServerFileStore.js';
 import { ensurePrivateDir } from './dataDir.js';
+import { lockDataDir } from './dataDirLock.js';
 import { FileCas } from './fileCas.js';
 import { OAuthLoginFileStore } from './oauthLoginFileStore.js';
 import { SqlDatabase } from './sqlDatabase.js';
@@ -39,12 +40,26 @@ export interface OpenStorageOptions {
   secretKeyFile?: string;
 }
 
+type EmbeddedStorage = Storage & EncryptedStores & { database: SqlDatabase; audit: AuditLog };
+
 /**
  * Opens the embedded store in `dataDir` (created 0700): database + journal for what the gateway
  * decides with, the audit log (`audit/`) for the invocation history and its blobs, and the CAS.
+ * One process holds it at a time (`scigate.lock`, see dataDirLock.ts); `close` lets go of it.
  */
-export async function openStorage(options: OpenStorageOptions): Promise<Storage & EncryptedStores & { database: SqlDatabase; audit: AuditLog }> {
+export async function openStorage(options: OpenStorageOptions): Promise<EmbeddedStorage> {
   await ensurePrivateDir(options.dataDir);
+  const lock = await lockDataDir(options.dataDir);
+  try {
+    const storage = await openLocked(options);
+    return { ...storage, close: () => storage.close().finally(() => lock.release()) };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function openLocked(options: OpenStorageOptions): Promise<EmbeddedStorage> {
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
   const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir, options.secretKeyFile);
   const database = await SqlDatabase.open(options);

@@ -64,6 +64,32 @@ describe('scigate serve and token from the command line', () => {
     blocker.close();
   });
 
+  it('a second gateway on a data directory in use is refused in one line naming the first; after kill -9 the next one starts', async () => {
+    const dir = await j.freshDataDir();
+    const first = spawnCli(['serve', '--port', '0', '--data-dir', dir], j.arxivEnv());
+    j.running = first;
+    const [, mcpUrl] = await first.waitFor(/MCP endpoint: (\S+)/);
+    const second = spawnCli(['serve', '--port', '0', '--data-dir', dir]);
+    try {
+      // Without the lock it would start and serve: the race ends the test either way.
+      expect(await Promise.race([second.exited, second.waitFor(/MCP endpoint/).then(() => 'started', () => 'exited')])).toBe(1);
+    } finally {
+      if (second.child.exitCode === null) process.kill(-second.child.pid!, 'SIGKILL');
+    }
+    expect(second.output()).toContain(`is in use by another scigate process (pid ${first.child.pid}, scigate.js serve`);
+    expect(second.output()).toContain('--data-dir');
+    expect(second.output().trim().split('\n')).toHaveLength(1);
+    // The first gateway was not disturbed: it still answers, and its lock still names it.
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    await j.searchArxiv(await j.httpClient(mcpUrl!, token));
+    expect(JSON.parse(await readFile(join(dir, 'scigate.lock'), 'utf8'))).toMatchObject({ pid: first.child.pid });
+
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await first.exited;
+    j.running = spawnCli(['serve', '--port', '0', '--data-dir', dir], j.arxivEnv());
+    await j.running.waitFor(/MCP endpoint: (\S+)/);
+  });
+
   it('scigate token prints the token; --rotate replaces it', async () => {
     const dir = await j.freshDataDir();
     const first = spawnCli(['token', '--data-dir', dir]);

@@ -1,0 +1,122 @@
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GatewayError } from '../gateway/core/index.js';
+import { FILE_MODE } from './atomicWrite.js';
+
+/** The file in a data directory that names the process holding its embedded store. */
+export const LOCK_FILE = 'scigate.lock';
+
+/** Who holds the lock: enough to tell a live holder from a dead one whose pid was reused. */
+interface Holder {
+  pid: number;
+  /** The holder's start time in clock ticks since boot (Linux `/proc/<pid>/stat`), null where unknown. */
+  started: string | null;
+  command: string;
+  since: string;
+}
+
+export interface DataDirLock {
+  /** Removes the lock file if it still names this process. */
+  release(): Promise<void>;
+}
+
+/** How long a lock file may stay empty (its holder is writing it) before it counts as abandoned. */
+const WRITING_GRACE_MS = 2000;
+
+/**
+ * One process per embedded store. Two gateways on one data directory would each hold the database
+ * in memory and checkpoint over the other's writes, interleave their audit lines, and the second
+ * would mark the first one's running calls `interrupted` as it starts. The lock is a file naming its
+ * holder; a holder that is gone (crashed, killed, the machine rebooted) leaves a stale file that the
+ * next start takes over. This process's own pid in the file is stale too: a container restarts its
+ * gateway as the same pid 1. (Two processes taking over one stale file in the same instant can both
+ * win; the lock guards against a second gateway started by mistake, not against that race.)
+ */
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+  const path = join(dataDir, LOCK_FILE);
+  // What the holder runs, for the message a second process gets: "scigate.js serve".
+  const command = process.argv.slice(1, 3).map((arg) => basename(arg)).join(' ');
+  const me: Holder = { pid: process.pid, started: await startTimeOf(process.pid), command, since: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(path, 'wx', FILE_MODE);
+      await handle.writeFile(JSON.stringify(me)).finally(() => handle.close());
+      return { release: () => releaseIfMine(path, me) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 50) throw error;
+    }
+    const holder = await readHolder(path);
+    if (holder === 'gone') continue;
+    if (holder === 'unreadable') {
+      // Another process may be between creating the file and writing it: give it a moment.
+      const age = Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0);
+      if (age < WRITING_GRACE_MS) {
+        await sleep(100);
+        continue;
+      }
+    } else if (await isAlive(holder)) {
+      throw inUse(dataDir, holder, path);
+    }
+    await rm(path, { force: true });
+  }
+}
+
+async function releaseIfMine(path: string, me: Holder): Promise<void> {
+  const holder = await readHolder(path);
+  if (typeof holder === 'object' && holder.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
+}
+
+async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
+  try {
+    const holder = JSON.parse(text) as Partial<Holder>;
+    if (Number.isInteger(holder.pid) && holder.pid! > 0) {
+      return { pid: holder.pid!, started: holder.started ?? null, command: String(holder.command ?? 'scigate'), since: String(holder.since ?? '') };
+    }
+  } catch {
+    // Falls through: a file cut short or not ours is unreadable.
+  }
+  return 'unreadable';
+}
+
+/** Alive: the pid runs, is not a zombie, is not this process, and (where /proc tells) started when the holder did. */
+async function isAlive(holder: Holder): Promise<boolean> {
+  if (holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = await procStat(holder.pid);
+  if (!stat) return true;
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return holder.started === null || holder.started === stat.started;
+}
+
+async function startTimeOf(pid: number): Promise<string | null> {
+  return (await procStat(pid))?.started ?? null;
+}
+
+/** State and start time from `/proc/<pid>/stat` (fields 3 and 22); undefined without /proc. */
+async function procStat(pid: number): Promise<{ state: string; started: string } | undefined> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', started: fields[19] ?? '' };
+}
+
+function inUse(dataDir: string, holder: Holder, path: string): GatewayError {
+  return new GatewayError(
+    'conflict',
+    `The data directory ${dataDir} is in use by another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since}). ` +
+      `Stop that process, or give this one its own --data-dir (SCIGATE_DATA_DIR). If no scigate runs there any more, delete ${path}.`,
+  );
+}

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LOCK_FILE, lockDataDir } from '../../../storage/dataDirLock.js';
+
+let dir: string;
+let lockPath: string;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'scigate-lock-'));
+  lockPath = join(dir, LOCK_FILE);
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A real process that stays alive, and its start time as /proc gives it. */
+async function liveProcess(): Promise<{ pid: number; started: string }> {
+  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+  children.push(child);
+  await new Promise((resolve) => child.once('spawn', resolve));
+  const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
+  return { pid: child.pid!, started: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]! };
+}
+
+const holderFile = (holder: object) => writeFile(lockPath, JSON.stringify({ command: 'scigate.js serve', since: '2026-12-04T10:00:00.000Z', ...holder }));
+
+describe('the data directory lock', () => {
+  it('is refused while another live process holds it, naming that process and what to do', async () => {
+    const other = await liveProcess();
+    await holderFile(other);
+    await expect(lockDataDir(dir)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`in use by another scigate process (pid ${other.pid}, scigate.js serve, since 2026-12-04T10:00:00.000Z)`),
+    });
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: other.pid });
+  });
+
+  it('takes over a lock whose holder is gone, or whose pid now belongs to a process started later', async () => {
+    const exited = spawn('true', { stdio: 'ignore' });
+    await new Promise((resolve) => exited.once('exit', resolve));
+    await holderFile({ pid: exited.pid, started: '1' });
+    const first = await lockDataDir(dir);
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await first.release();
+
+    const reused = await liveProcess();
+    await holderFile({ pid: reused.pid, started: String(Number(reused.started) - 1) });
+    const second = await lockDataDir(dir);
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await second.release();
+  });
+
+  it("takes over its own pid (a container restarts the gateway as the same pid 1) and a file left empty long ago", async () => {
+    await holderFile({ pid: process.pid, started: 'earlier life' });
+    await (await lockDataDir(dir)).release();
+    await writeFile(lockPath, '');
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lockPath, longAgo, longAgo);
+    const lock = await lockDataDir(dir);
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lock.release();
+  });
+
+  it('release removes the file only while it still names this holder', async () => {
+    const lock = await lockDataDir(dir);
+    const other = await liveProcess();
+    await holderFile(other);
+    await lock.release();
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: other.pid });
+    await rm(lockPath);
+    const again = await lockDataDir(dir);
+    await again.release();
+    await expect(readFile(lockPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
