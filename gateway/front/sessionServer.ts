@@ -2,13 +2,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
+  ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolRequest, type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptRequest, type GetPromptResult,
   type ListPromptsResult, type ListResourceTemplatesResult, type ListResourcesResult, type ListToolsResult, type LoggingLevel, type ReadResourceResult,
   type ServerCapabilities, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { sharedSchemaValidator } from '../core/index.js';
+import { rpcError } from './rpcError.js';
 import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from '../handshake/index.js';
 
 /** The SDK's per-request context (signal, notifications, the client's capabilities). */
@@ -97,7 +98,7 @@ export function createSessionServer(options: SessionServerOptions): Server {
       await initialized;
       return bound;
     } catch (error) {
-      throw new McpError(ErrorCode.InternalError, `scigate could not start: ${(error as Error).message}`);
+      throw rpcError(ErrorCode.InternalError, `scigate could not start: ${(error as Error).message}`);
     }
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => (await ready()).listTools());
@@ -147,6 +148,6 @@ function served<K extends 'readResource' | 'getPrompt' | 'subscribeResource' | '
   asked: string,
 ): NonNullable<SessionHandlers[K]> {
   const handler = bound[method];
-  if (!handler) throw new McpError(ErrorCode.InvalidParams, `No resource or prompt ${asked.slice(0, 200)} here; list them first.`);
+  if (!handler) throw rpcError(ErrorCode.InvalidParams, `No resource or prompt ${asked.slice(0, 200)} here; list them first.`);
   return handler.bind(bound) as NonNullable<SessionHandlers[K]>;
 }

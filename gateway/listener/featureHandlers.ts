@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionFeatures, SessionHandlers } from '../front/index.js';
+import { rpcError, type RpcError, type SessionFeatures, type SessionHandlers } from '../front/index.js';
 import { GatewayError, parseWorkspaceResourceUri } from '../core/index.js';
 import type { SourceEntry } from '../registry/index.js';
 import type { UpstreamFeatures } from './upstreamFeatures.js';
@@ -58,13 +58,3 @@ function toRpcError(error: unknown): RpcError {
   return rpcError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
 }
 
-type RpcError = Error & { code: number; data?: unknown };
-
-/**
- * The error the SDK's Protocol answers with: it sends `code`, `message` and `data` as they are. An
- * McpError's message starts with "MCP error <code>: ", which the client's McpError adds again, so
- * the agent read "MCP error -32603: MCP error -32603: …"; the prefix is left out here.
- */
-function rpcError(code: number, message: string, data?: unknown): RpcError {
-  return Object.assign(new Error(message.replace(/^MCP error -?\d+: /, '')), { code, ...(data !== undefined ? { data } : {}) });
-}
