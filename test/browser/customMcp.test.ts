@@ -109,6 +109,10 @@ describe('custom-mcp', () => {
     await card.getByRole('button', { name: 'Test connection' }).click();
     await card.getByText(/passed/).first().waitFor({ timeout: 60_000 });
     await admin.check('server-tested');
+    // Said once, not as both the server's and its connection's state; and the test's tool count is
+    // not mistaken for the tools agents get from a disabled server.
+    expect((await card.locator('.badge').allInnerTexts()).filter((t) => /disabled/.test(t))).toHaveLength(1);
+    await card.getByText(/^Details: 0 tools for agents$/).waitFor();
 
     await card.getByRole('button', { name: 'Enable everything' }).click();
     await card.getByRole('button', { name: 'Disable everything' }).waitFor({ timeout: 60_000 });

@@ -102,7 +102,7 @@ describe('mcp-oauth', () => {
     expect(upstream.provider.codeExchanges).toBe(1);
 
     // The server's tools arrive (discovery with the token) and a connection test passes.
-    await card().getByText(/^Details: 1 tool$/).waitFor({ timeout: 60_000 });
+    await card().getByText(/^Details: 1 tool for agents$/).waitFor({ timeout: 60_000 });
     await expect(card().locator('ul.tools').innerText()).resolves.toContain('echo');
     await card().getByRole('button', { name: 'Test connection' }).click();
     await card().locator('.test-result').getByText(/passed/).waitFor({ timeout: 60_000 });

@@ -41,7 +41,7 @@ describe('server lifecycle in the page', () => {
   it('restart shows a changed definition as withheld; accepting it pins it again', async () => {
     const { page } = admin;
     const card = page.locator('article.server', { hasText: 'greeter' });
-    await card.getByText(/^Details: 1 tool$/).waitFor({ timeout: 60_000 });
+    await card.getByText(/^Details: 1 tool for agents$/).waitFor({ timeout: 60_000 });
     await card.getByText(/^Details:/).click();
     await expect(card.locator('ul.tools').innerText()).resolves.toContain('Greets someone politely');
 

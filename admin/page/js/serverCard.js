@@ -16,7 +16,8 @@ export function serverCard(server, act, { oauth }) {
     h('header', { class: 'server-head' },
       h('h3', { id: titleId }, server.name),
       h('div', { class: 'badges' },
-        badge('Connection', server.connection.state, CONNECTION_TONE[server.connection.state]),
+        // A disabled server's connection is "disabled" too: one badge says it.
+        server.enabled ? badge('Connection', server.connection.state, CONNECTION_TONE[server.connection.state]) : null,
         badge('Server', server.enabled ? 'enabled' : 'disabled', server.enabled ? 'ok' : 'idle'),
         authBadge(server),
         badge('Transport', server.transport, 'idle'))),
@@ -30,7 +31,8 @@ export function serverCard(server, act, { oauth }) {
       h('button', { type: 'button', class: 'danger', onclick: () => act('delete', server) }, 'Delete')),
     h('div', { id: resultId, class: 'test-result', role: 'status', 'aria-live': 'polite' }, server.lastTest ? testResult(server.lastTest) : null),
     h('details', { class: 'server-details' },
-      h('summary', {}, `Details: ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}${server.hidden.length ? `, ${server.hidden.length} withheld` : ''}`),
+      // Tools agents are offered, not what a connection test counted (a disabled server offers none).
+      h('summary', {}, `Details: ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'} for agents${server.hidden.length ? `, ${server.hidden.length} withheld` : ''}`),
       connectionDetails(server),
       isHttp ? authSection(server, act, oauth) : null,
       toolsSection(server, act)));
