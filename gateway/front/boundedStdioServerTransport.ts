@@ -1,4 +1,3 @@
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
@@ -25,7 +24,7 @@ export interface BoundedStdioServerOptions {
  * over 10 MiB, which ended `scigate stdio` with exit code 0 and no word. A client expects the
  * session to survive one bad request, as JSON-RPC provides: the line is skipped, answered with a
  * JSON-RPC error (id null, since its id was never read) and named on stderr; reading goes on.
- * Unparseable lines are answered `-32700` the same way.
+ * Unparseable lines are answered `-32700` the same way; a message with bad params, with its id.
  */
 export class BoundedStdioServerTransport implements Transport {
   onclose?: () => void;
@@ -90,17 +89,23 @@ export class BoundedStdioServerTransport implements Transport {
     this.reader.push(chunk, {
       line: (text) => {
         if (text.trim() === '') return;
-        let message: JSONRPCMessage;
+        let parsed: unknown;
         try {
-          message = deserializeMessage(text);
-        } catch (error) {
-          this.refuse(ErrorCode.ParseError, `Parse error: the line is not a JSON-RPC message (${(error as Error).message.slice(0, 200)})`);
+          parsed = JSON.parse(text);
+        } catch {
+          this.refuse(ErrorCode.ParseError, 'Parse error: the line is not valid JSON; send one JSON-RPC message per line.');
           return;
         }
-        const rejection = checkRpcMessage(message);
+        if (Array.isArray(parsed)) {
+          this.refuse(ErrorCode.InvalidRequest, 'Invalid request: a batch (JSON array) is not accepted on stdio; send one JSON-RPC message per line.');
+          return;
+        }
+        // The envelope and a known request's params are checked here, so a refusal carries the
+        // request's id and says what is wrong in words (the SDK's line parser did neither).
+        const rejection = checkRpcMessage(parsed);
         if (rejection) return this.refuse(rejection.code, rejection.message, rejection.id);
         try {
-          this.onmessage?.(message);
+          this.onmessage?.(parsed as JSONRPCMessage);
         } catch (error) {
           this.onerror?.(error as Error);
         }

@@ -1,5 +1,7 @@
 import {
-  CallToolRequestSchema, ErrorCode as RpcCode, InitializeRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema, ListToolsRequestSchema, PingRequestSchema,
+  CallToolRequestSchema, CompleteRequestSchema, ErrorCode as RpcCode, GetPromptRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema,
+  ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema,
+  SetLevelRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { describeZodError } from '../../catalog/index.js';
@@ -11,8 +13,25 @@ export interface RpcRejection {
   id: string | number | null;
 }
 
-/** The requests the gateway serves, whose params are checked here so a bad one is -32602 in words. */
-const KNOWN_REQUESTS = { initialize: InitializeRequestSchema, ping: PingRequestSchema, 'tools/list': ListToolsRequestSchema, 'tools/call': CallToolRequestSchema };
+/**
+ * The requests the gateway serves, whose params are checked here so a bad one is -32602 in words:
+ * the SDK answers a request its schema refuses with -32603 and the schema's raw issue dump.
+ */
+const KNOWN_REQUESTS = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema,
+  'resources/unsubscribe': UnsubscribeRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+};
 
 interface Checker {
   safeParse(input: unknown): { success: boolean; error?: unknown };
@@ -38,6 +57,10 @@ export function checkRpcMessage(message: unknown): RpcRejection | undefined {
   const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
   if (typeof method === 'string' && WHOLE_REQUESTS.get(method)?.safeParse(message).success) return undefined;
   const id = idOf(message);
+  if (id === null && typeof message === 'object' && message !== null && 'id' in message && typeof method === 'string') {
+    // Zod's union would blame the notification branch ("id: is not a known field").
+    return reject(RpcCode.InvalidRequest, 'Invalid request: id must be a string or a number (a notification has no id at all).', null);
+  }
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) return reject(RpcCode.InvalidRequest, `Invalid request: ${describe(parsed.error)}`, id);
   const schema = typeof method === 'string' && id !== null ? PARAMS_SCHEMAS.get(method) : undefined;

@@ -43,6 +43,27 @@ describe('scigate stdio and bad request lines', () => {
     await running.exited;
   });
 
+  it('a malformed message is answered with its own id and in words; a batch and a null id are refused; the session goes on', async () => {
+    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'malformed', version: '1' } } });
+    await answerTo(running, 1);
+    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    // Before, the SDK's line parser refused this with id null, so the client waited for id 2 forever.
+    send(running, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mcp__arxiv__search', arguments: { query: 'x' }, _meta: { progressToken: { a: 1 } } } });
+    expect((await answerTo(running, 2)).error).toMatchObject({ code: -32600, message: expect.stringContaining('progressToken') });
+    send(running, { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'verbose' } });
+    expect((await answerTo(running, 3)).error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid logging\/setLevel params: level: /) });
+    running.child.stdin!.write('[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n');
+    running.child.stdin!.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n');
+    send(running, { jsonrpc: '2.0', id: 5, method: 'ping' });
+    expect((await answerTo(running, 5)).result).toEqual({});
+    const refusedWithoutId = jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.message);
+    expect(refusedWithoutId).toEqual([expect.stringContaining('one JSON-RPC message per line'), expect.stringContaining('id must be a string or a number')]);
+    for (const answer of jsonRpcAnswers(running)) expect(JSON.stringify(answer)).not.toContain('\\"code\\"');
+    running.child.stdin!.end();
+    await running.exited;
+  });
+
   it('the sources discovered at start-up are announced with one tools/list_changed, not one per source', async () => {
     const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
     send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'quiet', version: '1' } } });

@@ -209,6 +209,9 @@ describe('bad-input corpus', () => {
       ['tools/call name is a number', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 5 } }, -32602],
       ['tools/call arguments is a string', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x', arguments: 'a' } }, -32602],
       ['tools/call without params', { jsonrpc: '2.0', id: 4, method: 'tools/call' }, -32602],
+      ['logging/setLevel to no level', { jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'verbose' } }, -32602],
+      ['resources/read without a uri', { jsonrpc: '2.0', id: 6, method: 'resources/read', params: {} }, -32602],
+      ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }, -32600],
     ];
     for (const [label, message, code] of messages) {
       checkRpc(`POST /mcp (session) ${label}`, await send('POST', '/mcp', { headers: { ...mcpHeaders(), ...session }, body: json(message) }), code);

@@ -29,8 +29,21 @@ describe('checkRpcMessage', () => {
     expect(checkRpcMessage({ jsonrpc: '2.0', id: 4, method: 'tools/call' })).toMatchObject({ code: -32602 });
   });
 
+  it('checks the params of every request the gateway serves, not only tools: -32602 in words, never a schema dump', () => {
+    const setLevel = checkRpcMessage({ jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'verbose' } });
+    expect(setLevel).toMatchObject({ code: -32602, id: 2, message: expect.stringMatching(/^Invalid logging\/setLevel params: level: /) });
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: {} })).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid resources\/read params: uri: /) });
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: 4, method: 'prompts/get', params: { name: 1 } })).toMatchObject({ code: -32602, id: 4 });
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: 5, method: 'completion/complete', params: {} })).toMatchObject({ code: -32602, id: 5 });
+    for (const rejection of [setLevel]) expect(rejection!.message).not.toContain('"code"');
+  });
+
+  it('a null id is named as the problem, not blamed on the notification form', () => {
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({ code: -32600, id: null, message: expect.stringContaining('id must be a string or a number') });
+  });
+
   it('leaves other valid messages to the SDK, whatever their method is called', () => {
-    for (const method of ['constructor', '__proto__', 'toString', 'resources/list']) {
+    for (const method of ['constructor', '__proto__', 'toString', 'resources/list', 'sampling/createMessage']) {
       expect(checkRpcMessage({ jsonrpc: '2.0', id: 1, method })).toBeUndefined();
     }
     expect(checkRpcMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
