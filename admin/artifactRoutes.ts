@@ -84,7 +84,7 @@ export function artifactRoutes(deps: ArtifactRoutesDeps): Router {
 
   router.get('/download-jobs/:id', async (req, res) => {
     const job = await deps.artifacts.getJob(req.params.id);
-    if (!job) throw new GatewayError('not_found', `No download job ${req.params.id.slice(0, 80)}.`);
+    if (!job) throw new GatewayError('not_found', `No download job ${req.params.id.slice(0, 80)}; list a Session's jobs with GET /api/sessions/:id/download-jobs.`);
     res.json({ job });
   });
 

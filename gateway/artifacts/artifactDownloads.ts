@@ -230,7 +230,7 @@ export class ArtifactDownloads {
 
   private async requireJob(jobId: string): Promise<DownloadJobRecord> {
     const job = await this.deps.store.getJob(jobId);
-    if (!job) throw new GatewayError('not_found', `No download job ${jobId.slice(0, 80)}.`);
+    if (!job) throw new GatewayError('not_found', `No download job ${jobId.slice(0, 80)}; list a Session's jobs with GET /api/sessions/:id/download-jobs.`);
     return job;
   }
 
