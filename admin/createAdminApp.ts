@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { jsonBody, requireBearer, type Logger } from '../gateway/index.js';
 import { errorMiddleware, notFoundRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
-import type { Clock, EventHub, PermissionGate } from '../gateway/index.js';
+import type { Clock, CurrentToken, EventHub, PermissionGate } from '../gateway/index.js';
 import { eventRoutes } from './eventRoutes.js';
 import { permissionRoutes } from './permissionRoutes.js';
 import { catalogRoutes, type CatalogRoutesDeps } from './catalogRoutes.js';
@@ -16,7 +16,8 @@ import { oauthCallbackRoute, oauthRoutes } from './oauthRoutes.js';
 import { OAUTH_CALLBACK_PATH } from '../gateway/index.js';
 
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
-  token: string;
+  /** The admin token in force (it follows the token file while the gateway runs). */
+  token: CurrentToken;
   log: Logger;
   /** Each dependency /readyz checks (the store, Redis when configured): undefined when it answers, else why not. */
   readiness: () => Promise<Record<string, string | undefined>>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { unwatchFile, watchFile } from 'node:fs';
 import { chmod, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
@@ -32,4 +33,38 @@ export async function loadAdminToken(dataDir: string, options: { rotate?: boolea
 async function tightenToOwnerOnly(path: string): Promise<void> {
   const { mode } = await stat(path);
   if ((mode & 0o077) !== 0) await chmod(path, 0o600);
+}
+
+/** The admin token in force, as a running gateway follows it. */
+export interface LiveAdminToken {
+  current(): string;
+  stop(): void;
+}
+
+/** How often a running gateway looks at its token file. */
+const TOKEN_POLL_MS = 1000;
+
+/**
+ * Follows `<dataDir>/admin-token` while a gateway runs: `scigate token --rotate` (or an admin
+ * replacing the file) takes effect within about a second, and from then on only the new token is
+ * accepted; without this the old token kept working until a restart, and the new one did not. The
+ * file is polled (one stat a second), because file events do not reach every volume a data
+ * directory may live on. A file emptied or cut short leaves the token in force.
+ */
+export function followAdminToken(file: AdminToken, onChange: (token: string) => void): LiveAdminToken {
+  let token = file.token;
+  const reread = () => {
+    void readFile(file.path, 'utf8').then(
+      (text) => {
+        const next = text.trim();
+        if (next.length < 32 || next === token) return;
+        token = next;
+        onChange(next);
+      },
+      () => {},
+    );
+  };
+  const listener = () => reread();
+  watchFile(file.path, { interval: TOKEN_POLL_MS, persistent: false }, listener);
+  return { current: () => token, stop: () => unwatchFile(file.path, listener) };
 }

@@ -1,5 +1,5 @@
 export { openStorage, type OpenStorageOptions } from './openStorage.js';
-export { loadAdminToken, type AdminToken } from './adminToken.js';
+export { followAdminToken, loadAdminToken, type AdminToken, type LiveAdminToken } from './adminToken.js';
 export { ensurePrivateDir } from './dataDir.js';
 export { writeFileAtomic, fsyncDirectory, FILE_MODE } from './atomicWrite.js';
 export { SqlDatabase } from './sqlDatabase.js';

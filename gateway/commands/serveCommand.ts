@@ -13,7 +13,7 @@ import { stopSignal } from './stopSignal.js';
 import { openConfiguredStore, secretKeyFileFlag, storeFlag } from './storeWiring.js';
 import { VERSION } from './version.js';
 import { createLogger } from './logger.js';
-import { adminAppFor, auditRetentionFlag, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
+import { adminAppFor, auditRetentionFlag, liveAdminToken, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups, type Env } from './wiring.js';
 
 /** Everything `scigate serve` needs; tests build one directly. */
 export interface ServeConfig {
@@ -68,7 +68,8 @@ export interface RunningGateway {
 export async function startGateway(serveConfig: ServeConfig): Promise<RunningGateway> {
   await ensurePrivateDir(serveConfig.dataDir);
   const tokenFile = await loadAdminToken(serveConfig.dataDir);
-  const { secrets, log } = scrubbedLog(serveConfig, [tokenFile.token]);
+  const tokens = [tokenFile.token];
+  const { secrets, log } = scrubbedLog(serveConfig, tokens);
   const config = { ...serveConfig, log };
   const metrics = await createGatewayMetrics();
   const shared = config.redisUrl ? await openSharedLiveState(config.redisUrl, { secrets, log, clock: config.clock ?? systemClock }) : undefined;
@@ -96,13 +97,15 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
     app.use('/mcp', requireAllowedHost(hosts, { jsonRpc: true }));
     app.use(requireAllowedHost(hosts));
   }
-  app.use('/mcp', requireBearer(tokenFile.token, { jsonRpc: true }), mcp.router);
-  app.get('/metrics', requireBearer(tokenFile.token), metricsRoute(metrics));
-  app.use(await adminAppFor(runtime, storage, tokenFile.token, config.log, shared));
+  const adminToken = liveAdminToken(tokenFile, tokens, log);
+  app.use('/mcp', requireBearer(adminToken.current, { jsonRpc: true }), mcp.router);
+  app.get('/metrics', requireBearer(adminToken.current), metricsRoute(metrics));
+  app.use(await adminAppFor(runtime, storage, adminToken.current, config.log, shared));
   // MCP requests skip express (the same guards run in the edge); every other path is express's.
-  const mcpEdge = createMcpHttpEdge({ mcp, token: tokenFile.token, log, ...(hosts ? { allowedHosts: hosts } : {}) });
+  const mcpEdge = createMcpHttpEdge({ mcp, token: adminToken.current, log, ...(hosts ? { allowedHosts: hosts } : {}) });
   const server = createServer((req, res) => void (mcpEdge(req, res) || app(req, res)));
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
+    adminToken.stop();
     await runtime.close();
     await storage.close();
     await shared?.close();
@@ -114,9 +117,12 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   return {
     url,
     mcpUrl: `${url}/mcp`,
-    token: tokenFile.token,
+    get token() {
+      return adminToken.current();
+    },
     tokenPath: tokenFile.path,
     stop: async () => {
+      adminToken.stop();
       await runtime.stopWork();
       await mcp.closeAll();
       server.closeAllConnections();

@@ -10,7 +10,7 @@ import { GatewayError, LOOPBACK_HOSTS, systemClock, type SharedLiveState, downst
 import type { StdioRuntime } from '../front/index.js';
 import { createLogger } from './logger.js';
 import {
-  adminAppFor, auditRetentionFlag, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups,
+  adminAppFor, auditRetentionFlag, liveAdminToken, createRuntime, downloadMirrorsFlag, extractionLimitsFlag, killChildrenOnExit, listen, permissionFlags, replicaTimeoutFlag, scrubbedLog, takeOverProcessGroups,
   type Env, type Storage,
 } from './wiring.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -79,11 +79,13 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
   const token = await loadAdminToken(resolve(String(flags.dataDir)));
   const { default: express } = await import('express');
   tokens.push(token.token);
+  const adminToken = liveAdminToken(token, tokens, log);
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
-  app.use(await adminAppFor(runtime, storage, token.token, log, shared));
+  app.use(await adminAppFor(runtime, storage, adminToken.current, log, shared));
   const server = createServer(app);
+  server.once('close', () => adminToken.stop());
   await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
   process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);
   return server;

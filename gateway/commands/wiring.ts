@@ -6,11 +6,11 @@
 import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { CustomUrlPolicy, LimitOverrides, ToolPrefix } from '../../catalog/index.js';
-import { FileWorkspace, ProcessGroupFiles, type OpenedStore } from '../../storage/index.js';
+import { FileWorkspace, ProcessGroupFiles, followAdminToken, type AdminToken, type LiveAdminToken, type OpenedStore } from '../../storage/index.js';
 import {
   DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type ProcessGroupRecord, type SharedLiveState,
-  type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
+  type CurrentToken, type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
 } from '../index.js';
 import { readinessChecks } from './readiness.js';
 import { VERSION } from './version.js';
@@ -56,6 +56,17 @@ export function scrubbedLog(config: { env: Env; log: Logger }, tokens: string[])
   secrets.register('admin-token', () => tokens);
   secrets.register('source-keys', () => [config.env.NCBI_API_KEY].filter((v): v is string => typeof v === 'string'));
   return { secrets, log: scrubbingLogger(config.log, secrets) };
+}
+
+/**
+ * The admin token in force, following its file (`scigate token --rotate` while the gateway runs):
+ * a new token joins `tokens`, the values the logs scrub, before anything could log it.
+ */
+export function liveAdminToken(file: AdminToken, tokens: string[], log: Logger): LiveAdminToken {
+  return followAdminToken(file, (token) => {
+    tokens.push(token);
+    log.info({ path: file.path }, 'the admin token file changed: from now on only its new token is accepted');
+  });
 }
 
 /**
@@ -124,7 +135,7 @@ export async function createRuntime(
  * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
  * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
  */
-export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: string, log: Logger, shared?: SharedLiveState) {
+export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: CurrentToken, log: Logger, shared?: SharedLiveState) {
   const { createAdminApp } = await import('../../admin/index.js');
   return createAdminApp({
     ...storage, registry: runtime.registry, broker: runtime.broker, token, log, readiness: readinessChecks(storage, shared),

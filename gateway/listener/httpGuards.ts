@@ -8,18 +8,17 @@ import { sendRpcError } from './rpcErrors.js';
 /** Hosts a loopback-bound gateway answers to; anything else is a DNS-rebinding attempt. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
-/** Compares two secrets in constant time (hashing first, so lengths leak nothing either). */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
-}
-
+/** Hashed before a constant-time comparison, so lengths leak nothing either. */
 const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** The admin token in force now: a running gateway follows its file (`scigate token --rotate`). */
+export type CurrentToken = () => string;
 
 /**
  * Requires `Authorization: Bearer <token>`; answers 401 with a JSON error otherwise — the admin
  * shape, or with `jsonRpc` (the /mcp edge) a JSON-RPC error, so /mcp never answers another shape.
  */
-export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}): RequestHandler {
+export function requireBearer(token: CurrentToken, options: { jsonRpc?: boolean } = {}): RequestHandler {
   const refusal = bearerCheck(token);
   return (req, res, next) => {
     const error = refusal(req.headers.authorization);
@@ -33,12 +32,14 @@ export function requireBearer(token: string, options: { jsonRpc?: boolean } = {}
 export const BEARER_CHALLENGE = 'Bearer realm="scigate"';
 
 /** Decides an `Authorization` header against the token: undefined when it may pass, else why not (401). */
-export function bearerCheck(token: string): (authorization: string | undefined) => GatewayError | undefined {
-  // The token's digest once, not per request (every tool call passes here).
-  const expected = digest(token);
+export function bearerCheck(token: CurrentToken): (authorization: string | undefined) => GatewayError | undefined {
+  // The token's digest once per token, not per request (every tool call passes here).
+  let expected = { token: '', digest: Buffer.alloc(0) };
   return (authorization) => {
+    const now = token();
+    if (expected.token !== now) expected = { token: now, digest: digest(now) };
     const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-    if (match && timingSafeEqual(digest(match[1]!.trim()), expected)) return undefined;
+    if (match && timingSafeEqual(digest(match[1]!.trim()), expected.digest)) return undefined;
     return new GatewayError(
       'unauthorized',
       match

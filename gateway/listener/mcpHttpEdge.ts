@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/index.js';
-import { BEARER_CHALLENGE, bearerCheck, hostCheck, refuseRpc } from './httpGuards.js';
+import { BEARER_CHALLENGE, bearerCheck, hostCheck, refuseRpc, type CurrentToken } from './httpGuards.js';
 import { isMcpNodePath, type McpHttpRouter } from './mcpHttpRouter.js';
 import { requestLog } from './requestLog.js';
 
 export interface McpHttpEdgeOptions {
   mcp: Pick<McpHttpRouter, 'handle'>;
   /** The admin token every /mcp request must carry as `Authorization: Bearer`. */
-  token: string;
+  token: CurrentToken;
   /** Host names a request's Host and Origin must name (absent: any, as for a non-loopback listener without --allowed-hosts). */
   allowedHosts?: readonly string[];
   log: Logger;

@@ -12,7 +12,7 @@ const leftToExpress: string[] = [];
 
 beforeAll(async () => {
   const edge = createMcpHttpEdge({
-    token: TOKEN,
+    token: () => TOKEN,
     allowedHosts: ['127.0.0.1', 'localhost'],
     log: silentLogger,
     mcp: {

@@ -90,6 +90,26 @@ describe('scigate serve and token from the command line', () => {
     await j.running.waitFor(/MCP endpoint: (\S+)/);
   });
 
+  it('scigate token --rotate while the gateway runs: the old token stops working and the new one works, unlogged', async () => {
+    const dir = await j.freshDataDir();
+    j.running = spawnCli(['serve', '--port', '0', '--data-dir', dir], { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'debug' });
+    const [, mcpUrl] = await j.running.waitFor(/MCP endpoint: (\S+)/);
+    const api = mcpUrl!.replace(/\/mcp$/, '/api/sessions');
+    const status = async (token: string) => (await fetch(api, { headers: { authorization: `Bearer ${token}` } })).status;
+    const old = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    expect(await status(old)).toBe(200);
+    const rotated = spawnCli(['token', '--data-dir', dir, '--rotate']);
+    expect(await rotated.exited).toBe(0);
+    const fresh = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    // The gateway looks at its token file once a second: generous limits, no claim about speed.
+    await expect.poll(() => status(fresh), { timeout: 30_000, interval: 200 }).toBe(200);
+    expect(await status(old)).toBe(401);
+    const client = await j.httpClient(mcpUrl!, fresh);
+    await j.searchArxiv(client);
+    await j.running.waitFor(/only its new token is accepted/);
+    expect(j.running.output()).not.toContain(fresh);
+  });
+
   it('scigate token prints the token; --rotate replaces it', async () => {
     const dir = await j.freshDataDir();
     const first = spawnCli(['token', '--data-dir', dir]);
