@@ -24,12 +24,22 @@ export interface StdioTargetOptions {
   secrets?: SecretScrubber;
   /** Where the child's process group is written down while it runs (the gateway's data directory). */
   processGroups?: ProcessGroupRecord;
+  /** Told when the server broke its bounds (a line too long, input left unread): the connection is being stopped. */
+  onFailure?: (error: GatewayError) => void;
 }
+
+/**
+ * Most bytes written to a server's stdin that it has not read yet. A server that stops reading
+ * leaves every later request (and the cancellation of each timed-out one) in the gateway's memory;
+ * past this bound it is restarted instead.
+ */
+export const MAX_UNREAD_INPUT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs an MCP server as a child in its own process group, so stopping it also stops anything it
  * spawned (npx wrappers, shells). The SDK's own stdio transport cannot place children in a group,
- * bound what a child writes, or make the child end when the gateway dies: this one does all three.
+ * bound what a child writes or leaves unread, or make the child end when the gateway dies: this
+ * one does all of that.
  */
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -84,6 +94,15 @@ export class ProcessGroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || stdin.destroyed) return reject(new Error('The upstream process is not running'));
+      if (stdin.writableLength > MAX_UNREAD_INPUT_BYTES) {
+        const error = new GatewayError(
+          'upstream_unavailable',
+          `${this.options.id} stopped reading its input (${stdin.writableLength} bytes unread); the server was stopped and restarts on a later call.`,
+          { retryable: true },
+        );
+        this.stop(error, 'upstream stdio server stopped reading its input; stopping it');
+        return reject(error);
+      }
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
   }
@@ -137,7 +156,13 @@ export class ProcessGroupStdioTransport implements Transport {
       `${this.options.id} wrote a message of more than ${this.options.maxLineBytes} bytes (${bytes} so far); the server was stopped and restarts on a later call.`,
       { details: { limitBytes: this.options.maxLineBytes } },
     );
-    this.options.log.warn({ pid: this.child?.pid, limitBytes: this.options.maxLineBytes }, 'upstream stdio message too large; stopping the server');
+    this.stop(error, 'upstream stdio message too large; stopping the server');
+  }
+
+  /** Ends the connection because the server broke a bound: the calls waiting on it fail at once, the next call restarts it. */
+  private stop(error: GatewayError, why: string): void {
+    this.options.log.warn({ pid: this.child?.pid, err: error.message }, why);
+    this.options.onFailure?.(error);
     this.onerror?.(error);
     void this.close();
   }

@@ -249,9 +249,6 @@ export class UpstreamClient {
     installServerNotices(client, (notice) => {
       for (const listener of this.noticeListeners) listener(notice);
     });
-    client.onerror = (error) => {
-      if (error instanceof GatewayError && error.code === 'response_too_large') this.failConnection(client, error);
-    };
     client.onclose = () => {
       if (this.client === client) {
         this.client = undefined;
@@ -295,6 +292,11 @@ export class UpstreamClient {
     if (this.failures.has(client)) return;
     this.failures.set(client, error);
     this.options.log.warn({ upstream: this.options.id, err: error.message }, 'upstream connection failed; it is closed and reconnects on the next call');
+    // Let go of it now: a call made while it closes connects again instead of using it.
+    if (this.client === client) {
+      this.client = undefined;
+      this.died(error);
+    }
     void client.close().catch(() => {});
   }
 
@@ -330,7 +332,7 @@ export class UpstreamClient {
     switch (target.kind) {
       case 'stdio':
         return new ProcessGroupStdioTransport({
-          ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log,
+          ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log, onFailure: (error) => this.failConnection(client, error),
           ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
           ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}),
         });

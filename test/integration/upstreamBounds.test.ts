@@ -55,6 +55,26 @@ describe('every byte a stdio upstream sends is bounded', () => {
     expect(textOf(await client.callTool('sized', { bytes: 6_000_000 }, { timeoutMs: 60_000 }))).toHaveLength(6_000_000);
   });
 
+  it('a server that stops reading its stdin is restarted once 16 MiB wait unread, instead of the requests piling up in memory', async () => {
+    const client = clientFor(stdio());
+    const pid = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
+    expect(textOf(await client.callTool('stop-reading', {}, { timeoutMs: 20_000 }))).toBe('no longer reading');
+    // Each 6 MB request (and the cancellation of each that times out) stays in the gateway's buffer
+    // for the stdin the server no longer reads; the third passes 16 MiB, so the third or fourth call
+    // (whichever write comes next: its own, or the third's cancellation) ends the connection.
+    const big = { text: 'z'.repeat(6_000_000) };
+    const outcomes: string[] = [];
+    while (outcomes.length < 5 && !outcomes.includes('stopped')) {
+      const error = (await client.callTool('echo', big, { timeoutMs: 1_000 }).catch((e: unknown) => e)) as GatewayError;
+      outcomes.push(error.code === 'upstream_unavailable' && error.message.includes('hostile stopped reading its input') ? 'stopped' : error.code);
+    }
+    expect(outcomes.length).toBeGreaterThanOrEqual(3);
+    expect(outcomes).toEqual([...Array<string>(outcomes.length - 1).fill('upstream_timeout'), 'stopped']);
+    expect(await waitUntil(() => !isAlive(pid))).toBe(true);
+    const again = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
+    expect(again).not.toBe(pid);
+  });
+
   it('a server that floods at start fails the connect with response_too_large, and stops for good after N failures in a row', async () => {
     const reasons: string[] = [];
     const client = new UpstreamClient({
