@@ -1,4 +1,5 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../gateway/core/index.js';
@@ -12,15 +13,23 @@ interface Holder {
   pid: number;
   /** The holder's start time in clock ticks since boot (Linux `/proc/<pid>/stat`), null where unknown. */
   started: string | null;
+  /** Its host name: another container or machine on a shared volume, whose pids mean nothing here. */
+  host: string | null;
   command: string;
   since: string;
 }
 
 export interface DataDirLock {
-  /** Removes the lock file if it still names this process. */
+  /** Stops the heartbeat and removes the file if it still names this process. */
   release(): Promise<void>;
 }
 
+export interface DataDirLockOptions {
+  /** How often the holder touches the file (default 10 s); a holder on another host is gone after three missed. */
+  heartbeatMs?: number;
+}
+
+const DEFAULT_HEARTBEAT_MS = 10_000;
 /** How long a lock file may stay empty (its holder is writing it) before it counts as abandoned. */
 const WRITING_GRACE_MS = 2000;
 
@@ -29,42 +38,56 @@ const WRITING_GRACE_MS = 2000;
  * in memory and checkpoint over the other's writes, interleave their audit lines, and the second
  * would mark the first one's running calls `interrupted` as it starts. The lock is a file naming its
  * holder; a holder that is gone (crashed, killed, the machine rebooted) leaves a stale file that the
- * next start takes over. This process's own pid in the file is stale too: a container restarts its
- * gateway as the same pid 1. (Two processes taking over one stale file in the same instant can both
- * win; the lock guards against a second gateway started by mistake, not against that race.)
+ * next start takes over. On this host that is decided by the holder's pid and start time (this
+ * process's own pid counts as gone: a container restarts its gateway as the same pid 1); a holder on
+ * another host (a second container on a shared volume) is alive while it touches the file. (Two
+ * processes taking over one stale file in the same instant can both win; the lock guards against a
+ * second gateway started by mistake, not against that race.)
  */
-export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+export async function lockDataDir(dataDir: string, options: DataDirLockOptions = {}): Promise<DataDirLock> {
   const path = join(dataDir, LOCK_FILE);
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   // What the holder runs, for the message a second process gets: "scigate.js serve".
   const command = process.argv.slice(1, 3).map((arg) => basename(arg)).join(' ');
-  const me: Holder = { pid: process.pid, started: await startTimeOf(process.pid), command, since: new Date().toISOString() };
+  const me: Holder = { pid: process.pid, started: await startTimeOf(process.pid), host: hostname(), command, since: new Date().toISOString() };
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(path, 'wx', FILE_MODE);
       await handle.writeFile(JSON.stringify(me)).finally(() => handle.close());
-      return { release: () => releaseIfMine(path, me) };
+      return held(path, me, heartbeatMs);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 50) throw error;
     }
     const holder = await readHolder(path);
     if (holder === 'gone') continue;
+    const ageMs = Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0);
     if (holder === 'unreadable') {
       // Another process may be between creating the file and writing it: give it a moment.
-      const age = Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0);
-      if (age < WRITING_GRACE_MS) {
+      if (ageMs < WRITING_GRACE_MS) {
         await sleep(100);
         continue;
       }
-    } else if (await isAlive(holder)) {
-      throw inUse(dataDir, holder, path);
+    } else if (await isAlive(holder, ageMs, heartbeatMs)) {
+      throw inUse(dataDir, holder, path, ageMs);
     }
     await rm(path, { force: true });
   }
 }
 
-async function releaseIfMine(path: string, me: Holder): Promise<void> {
-  const holder = await readHolder(path);
-  if (typeof holder === 'object' && holder.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
+/** The lock as held: touched every `heartbeatMs` (for processes on other hosts) until released. */
+function held(path: string, me: Holder, heartbeatMs: number): DataDirLock {
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    void utimes(path, now, now).catch(() => {});
+  }, heartbeatMs);
+  heartbeat.unref();
+  return {
+    release: async () => {
+      clearInterval(heartbeat);
+      const holder = await readHolder(path);
+      if (typeof holder === 'object' && holder.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
+    },
+  };
 }
 
 async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'> {
@@ -78,7 +101,10 @@ async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'>
   try {
     const holder = JSON.parse(text) as Partial<Holder>;
     if (Number.isInteger(holder.pid) && holder.pid! > 0) {
-      return { pid: holder.pid!, started: holder.started ?? null, command: String(holder.command ?? 'scigate'), since: String(holder.since ?? '') };
+      return {
+        pid: holder.pid!, started: holder.started ?? null, host: holder.host ?? null,
+        command: String(holder.command ?? 'scigate'), since: String(holder.since ?? ''),
+      };
     }
   } catch {
     // Falls through: a file cut short or not ours is unreadable.
@@ -86,8 +112,12 @@ async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'>
   return 'unreadable';
 }
 
-/** Alive: the pid runs, is not a zombie, is not this process, and (where /proc tells) started when the holder did. */
-async function isAlive(holder: Holder): Promise<boolean> {
+/**
+ * On another host: alive while it touches the file (three heartbeats' grace). Here: the pid runs,
+ * is not a zombie, is not this process, and (where /proc tells) started when the holder did.
+ */
+async function isAlive(holder: Holder, ageMs: number, heartbeatMs: number): Promise<boolean> {
+  if (holder.host !== null && holder.host !== hostname()) return ageMs < 3 * heartbeatMs;
   if (holder.pid === process.pid) return false;
   try {
     process.kill(holder.pid, 0);
@@ -113,10 +143,14 @@ async function procStat(pid: number): Promise<{ state: string; started: string }
   return { state: fields[0] ?? '', started: fields[19] ?? '' };
 }
 
-function inUse(dataDir: string, holder: Holder, path: string): GatewayError {
+function inUse(dataDir: string, holder: Holder, path: string, ageMs: number): GatewayError {
+  const elsewhere = holder.host !== null && holder.host !== hostname();
+  const who = elsewhere
+    ? `a scigate process on host ${holder.host} (pid ${holder.pid}, ${holder.command}; it touched the lock ${Math.round(ageMs / 1000)} s ago)`
+    : `another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since})`;
   return new GatewayError(
     'conflict',
-    `The data directory ${dataDir} is in use by another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since}). ` +
-      `Stop that process, or give this one its own --data-dir (SCIGATE_DATA_DIR). If no scigate runs there any more, delete ${path}.`,
+    `The data directory ${dataDir} is in use by ${who}. Stop that process, or give this one its own --data-dir (SCIGATE_DATA_DIR). ` +
+      `If no scigate runs there any more, delete ${path}.`,
   );
 }

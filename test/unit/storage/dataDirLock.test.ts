@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCK_FILE, lockDataDir } from '../../../storage/dataDirLock.js';
@@ -62,6 +62,27 @@ describe('the data directory lock', () => {
     await utimes(lockPath, longAgo, longAgo);
     const lock = await lockDataDir(dir);
     expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lock.release();
+  });
+
+  it('a holder on another host (a second container on a shared volume) counts while it touches the file', async () => {
+    await holderFile({ pid: 1, started: '5', host: 'container-b' });
+    await expect(lockDataDir(dir)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/in use by a scigate process on host container-b \(pid 1, scigate\.js serve; it touched the lock \d+ s ago\)/),
+    });
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lockPath, longAgo, longAgo);
+    const lock = await lockDataDir(dir);
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lock.release();
+  });
+
+  it('the holder touches its lock file while it holds it, and stops once released', async () => {
+    const lock = await lockDataDir(dir, { heartbeatMs: 20 });
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lockPath, longAgo, longAgo);
+    await vi.waitFor(async () => expect((await stat(lockPath)).mtimeMs).toBeGreaterThan(Date.now() - 10_000), { timeout: 30_000, interval: 20 });
     await lock.release();
   });
 
