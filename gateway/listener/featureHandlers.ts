@@ -57,4 +57,3 @@ function toRpcError(error: unknown): RpcError {
   const invalid = e.code === 'not_found' || e.code === 'invalid_input' || e.code === 'tool_unavailable';
   return rpcError(invalid ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message);
 }
-
