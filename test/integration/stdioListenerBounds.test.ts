@@ -3,6 +3,15 @@ import { answerTo, jsonRpcAnswers, send, useRawStdio } from '../fixtures/rawStdi
 
 const stdio = useRawStdio('scigate-stdio-');
 
+/** A `scigate stdio` in a fresh data directory, its session initialized as client `name`. */
+async function initialized(name: string) {
+  const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+  send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } } });
+  await answerTo(running, 1);
+  send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  return running;
+}
+
 describe('scigate stdio and bad request lines', () => {
   it('an 11 MB line is answered with a JSON-RPC error and named on stderr; the session goes on', async () => {
     const dir = await stdio.tempDir();
@@ -30,10 +39,7 @@ describe('scigate stdio and bad request lines', () => {
   });
 
   it('invalid tools/call params get -32602 naming the field, never -32603 with a schema dump', async () => {
-    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
-    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bad-params', version: '1' } } });
-    await answerTo(running, 1);
-    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const running = await initialized('bad-params');
     send(running, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 5 } });
     const refused = await answerTo(running, 2);
     expect(refused.error.code).toBe(-32602);
@@ -44,10 +50,7 @@ describe('scigate stdio and bad request lines', () => {
   });
 
   it('a malformed message is answered with its own id and in words; a batch and a null id are refused; the session goes on', async () => {
-    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
-    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'malformed', version: '1' } } });
-    await answerTo(running, 1);
-    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const running = await initialized('malformed');
     // Before, the SDK's line parser refused this with id null, so the client waited for id 2 forever.
     send(running, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'mcp__arxiv__search', arguments: { query: 'x' }, _meta: { progressToken: { a: 1 } } } });
     expect((await answerTo(running, 2)).error).toMatchObject({ code: -32600, message: expect.stringContaining('progressToken') });
@@ -65,10 +68,7 @@ describe('scigate stdio and bad request lines', () => {
   });
 
   it('the sources discovered at start-up are announced with one tools/list_changed, not one per source', async () => {
-    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
-    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'quiet', version: '1' } } });
-    await answerTo(running, 1);
-    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const running = await initialized('quiet');
     send(running, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect((await answerTo(running, 2)).result.tools.length).toBeGreaterThan(0);
     send(running, { jsonrpc: '2.0', id: 3, method: 'ping' });

@@ -26,6 +26,19 @@ async function liveProcess(): Promise<{ pid: number; started: string }> {
   return { pid: child.pid!, started: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]! };
 }
 
+/** Locks the directory, expecting the file to name this process then, and lets go. */
+async function expectTakenOver(): Promise<void> {
+  const lock = await lockDataDir(dir);
+  expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+  await lock.release();
+}
+
+/** The lock file as a holder that stopped touching it a minute ago left it. */
+const untouchedForAMinute = () => {
+  const longAgo = new Date(Date.now() - 60_000);
+  return utimes(lockPath, longAgo, longAgo);
+};
+
 const holderFile = (holder: object) => writeFile(lockPath, JSON.stringify({ command: 'scigate.js serve', since: '2026-12-04T10:00:00.000Z', ...holder }));
 
 describe('the data directory lock', () => {
@@ -43,26 +56,19 @@ describe('the data directory lock', () => {
     const exited = spawn('true', { stdio: 'ignore' });
     await new Promise((resolve) => exited.once('exit', resolve));
     await holderFile({ pid: exited.pid, started: '1' });
-    const first = await lockDataDir(dir);
-    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    await first.release();
+    await expectTakenOver();
 
     const reused = await liveProcess();
     await holderFile({ pid: reused.pid, started: String(Number(reused.started) - 1) });
-    const second = await lockDataDir(dir);
-    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    await second.release();
+    await expectTakenOver();
   });
 
   it("takes over its own pid (a container restarts the gateway as the same pid 1) and a file left empty long ago", async () => {
     await holderFile({ pid: process.pid, started: 'earlier life' });
-    await (await lockDataDir(dir)).release();
+    await expectTakenOver();
     await writeFile(lockPath, '');
-    const longAgo = new Date(Date.now() - 60_000);
-    await utimes(lockPath, longAgo, longAgo);
-    const lock = await lockDataDir(dir);
-    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    await lock.release();
+    await untouchedForAMinute();
+    await expectTakenOver();
   });
 
   it('a holder on another host (a second container on a shared volume) counts while it touches the file', async () => {
@@ -71,17 +77,13 @@ describe('the data directory lock', () => {
       code: 'conflict',
       message: expect.stringMatching(/in use by a scigate process on host container-b \(pid 1, scigate\.js serve; it touched the lock \d+ s ago\)/),
     });
-    const longAgo = new Date(Date.now() - 60_000);
-    await utimes(lockPath, longAgo, longAgo);
-    const lock = await lockDataDir(dir);
-    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    await lock.release();
+    await untouchedForAMinute();
+    await expectTakenOver();
   });
 
   it('the holder touches its lock file while it holds it, and stops once released', async () => {
     const lock = await lockDataDir(dir, { heartbeatMs: 20 });
-    const longAgo = new Date(Date.now() - 60_000);
-    await utimes(lockPath, longAgo, longAgo);
+    await untouchedForAMinute();
     await vi.waitFor(async () => expect((await stat(lockPath)).mtimeMs).toBeGreaterThan(Date.now() - 10_000), { timeout: 30_000, interval: 20 });
     await lock.release();
   });
