@@ -107,6 +107,12 @@ describe('the admin API', () => {
     expect(error.message).toContain('README');
   });
 
+  it('refuses an event stream for a Session that does not exist, instead of one that never speaks', async () => {
+    const response = await fetch(`${gateway.url}/api/events?sessionId=ses_mistyped`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: expect.stringContaining('GET /api/sessions') });
+  });
+
   it('refuses a body of null as a bare value (valid JSON, but no object), with a 400', async () => {
     const response = await fetch(`${gateway.url}/api/projects`, {
       method: 'POST', body: 'null', headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
