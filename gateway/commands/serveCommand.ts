@@ -113,7 +113,8 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   });
   const port = (server.address() as { port: number }).port;
   listening = { hosts: listenerHosts(config.host), port };
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const reachable = reachableHost(config.host);
+  const url = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
   return {
     url,
     mcpUrl: `${url}/mcp`,
@@ -134,11 +135,23 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   };
 }
 
+const EVERY_INTERFACE = ['0.0.0.0', '::'];
+
 /** The addresses a listener bound to `host` answers on (every interface's for 0.0.0.0 / ::). */
 function listenerHosts(host: string): string[] {
-  if (host !== '0.0.0.0' && host !== '::') return [host];
+  if (!EVERY_INTERFACE.includes(host)) return [host];
   const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
   return [host, ...addresses];
+}
+
+/**
+ * Where a client on this machine reaches a listener on `host`: for every interface (0.0.0.0, as in
+ * the container image) that is loopback. "http://0.0.0.0:…" is no address to connect to, and its
+ * Host header is one the DNS-rebinding guard refuses.
+ */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  return host === '::' ? '::1' : host;
 }
 
 /** Runs `scigate serve` until SIGINT/SIGTERM; resolves with the exit code. */
@@ -168,7 +181,10 @@ export async function runServe(flags: FlagValues, env: Env): Promise<number> {
   process.stderr.write(
     `scigate ${VERSION} is running.\n  MCP endpoint: ${gateway.mcpUrl}\n  Admin API:    ${gateway.url}/api\n` +
       `  Admin page:   ${gateway.url}/  (paste the token there)\n` +
-      `  Token file:   ${gateway.tokenPath}  (send it as "Authorization: Bearer <token>"; print it with "scigate token")\n`,
+      `  Token file:   ${gateway.tokenPath}  (send it as "Authorization: Bearer <token>"; print it with "scigate token")\n` +
+      (EVERY_INTERFACE.includes(String(flags.host))
+        ? `  Listening on every interface (${String(flags.host)}): from another machine use this one's name or address, and allow it with --allowed-hosts.\n`
+        : ''),
   );
   await stopSignal();
   await gateway.stop();

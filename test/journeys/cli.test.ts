@@ -110,6 +110,18 @@ describe('scigate serve and token from the command line', () => {
     expect(j.running.output()).not.toContain(fresh);
   });
 
+  it('on every interface (0.0.0.0, as the container image runs) it prints an endpoint a client can use', async () => {
+    const dir = await j.freshDataDir();
+    // The image's settings: every interface, Host names limited to loopback and localhost.
+    j.running = spawnCli(['serve', '--host', '0.0.0.0', '--port', '0', '--allowed-hosts', 'localhost', '--data-dir', dir], j.arxivEnv());
+    const [, mcpUrl] = await j.running.waitFor(/MCP endpoint: (\S+)/);
+    // "http://0.0.0.0:…" was printed: its Host header is refused by the DNS-rebinding guard (403).
+    expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await j.running.waitFor(/Listening on every interface \(0\.0\.0\.0\)[^\n]*--allowed-hosts/);
+    const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+    await j.searchArxiv(await j.httpClient(mcpUrl!, token));
+  });
+
   it('scigate token prints the token; --rotate replaces it', async () => {
     const dir = await j.freshDataDir();
     const first = spawnCli(['token', '--data-dir', dir]);
