@@ -17,9 +17,19 @@ export function toUpstreamError(error: unknown, upstreamId: string, signal?: Abo
     // The JSON-RPC code is kept so a relayed resources/prompts request can answer with the server's own.
     return new GatewayError('upstream_error', `${upstreamId} answered with an MCP error: ${error.message}`, { details: { rpcCode: error.code } });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new GatewayError('upstream_unavailable', `${upstreamId} could not be reached (${phase}): ${message}`, {
+  return new GatewayError('upstream_unavailable', `${upstreamId} could not be reached (${phase}): ${describe(error)}`, {
     retryable: true,
     cause: error,
   });
+}
+
+/**
+ * An error's words with the cause fetch hides behind "fetch failed" ("connect ECONNREFUSED
+ * 127.0.0.1:8080", "getaddrinfo ENOTFOUND host"): what tells an admin whether the server is down,
+ * misnamed or behind a wrong port.
+ */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
 }

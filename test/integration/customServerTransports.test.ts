@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { liveChildren } from '../../gateway/upstream/index.js';
+import { freePort } from '../fixtures/freePort.js';
 import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { everythingStdio, startEverythingHttp, type RunningEverything } from '../fixtures/custom/everythingServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
@@ -100,6 +101,15 @@ describe('connection tests', () => {
     const unset = await api.post('/api/mcp/servers', { ...bodyFor('stdio', 'unset variable'), env: [{ key: 'TOKEN', value: '$SCIGATE_TEST_UNSET_VARIABLE' }] });
     const probe = await api.post(`/api/mcp/servers/${unset.body.server.id}/test`);
     expect(probe.body.checks[0]).toMatchObject({ name: 'configuration', ok: false, message: expect.stringContaining('env.TOKEN refers to $SCIGATE_TEST_UNSET_VARIABLE') });
+  });
+
+  it('an http server nobody listens for is "could not be reached" with the refused connection named, not a bare "fetch failed"', async () => {
+    const port = await freePort();
+    const { body } = await api.post('/api/mcp/servers', { name: 'nobody home', transport: 'http', url: `http://127.0.0.1:${port}/mcp` });
+    const tested = await api.post(`/api/mcp/servers/${body.server.id}/test`);
+    expect(tested.body.checks.find((c: any) => c.name === 'connect')).toMatchObject({
+      ok: false, message: expect.stringContaining(`could not be reached (connect): fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`),
+    });
   });
 
   it('an enabled server that cannot start is in the error state with the reason', async () => {
