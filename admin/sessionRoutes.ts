@@ -41,7 +41,7 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
 
   router.get('/sessions/:id/invocations', async (req, res) => {
     await requireSession(deps.sessions, req.params.id);
-    const limit = Math.min(Math.max(Number(req.query.limit ?? 100) || 100, 1), 1000);
+    const limit = pageLimit(req.query.limit);
     const before = typeof req.query.before === 'string' ? await deps.invocations.get(req.query.before) : undefined;
     if (req.query.before !== undefined && before?.sessionId !== req.params.id) {
       throw new GatewayError('invalid_input', 'before must be the id of an invocation of this session (the last one of the previous page, from "next").', {
@@ -70,4 +70,14 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     });
   });
   return router;
+}
+
+/** `?limit=`: how many invocations one page holds, 1–1000 (100 when absent); anything else is refused, not guessed at. */
+function pageLimit(raw: unknown): number {
+  if (raw === undefined) return 100;
+  const limit = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= 1000)) {
+    throw new GatewayError('invalid_input', 'limit must be a whole number from 1 to 1000 (the page size; 100 when left out).', { details: { field: 'limit' } });
+  }
+  return limit;
 }

@@ -50,4 +50,14 @@ describe('a Session\'s invocations over the admin API', () => {
     expect(refused.body.error).toMatchObject({ code: 'invalid_input' });
     expect(refused.body.error.message).toContain('before');
   });
+
+  it('a page size that is not a whole number from 1 to 1000 is invalid_input naming `limit`, not quietly replaced', async () => {
+    const session = (await get('/api/sessions')).body.sessions[0];
+    for (const limit of ['abc', '0', '-1', '2.5', '1001', '1e3']) {
+      const refused = await get(`/api/sessions/${session.id}/invocations?limit=${limit}`);
+      expect(refused.status, limit).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_input', details: { field: 'limit' } });
+    }
+    expect((await get(`/api/sessions/${session.id}/invocations?limit=1000`)).status).toBe(200);
+  });
 });
