@@ -53,7 +53,7 @@ const TOKEN_POLL_MS = 1000;
  */
 export function followAdminToken(file: AdminToken, onChange: (token: string) => void): LiveAdminToken {
   let token = file.token;
-  const reread = () => {
+  const listener = () => {
     void readFile(file.path, 'utf8').then(
       (text) => {
         const next = text.trim();
@@ -64,7 +64,6 @@ export function followAdminToken(file: AdminToken, onChange: (token: string) => 
       () => {},
     );
   };
-  const listener = () => reread();
   watchFile(file.path, { interval: TOKEN_POLL_MS, persistent: false }, listener);
   return { current: () => token, stop: () => unwatchFile(file.path, listener) };
 }

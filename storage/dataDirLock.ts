@@ -49,7 +49,7 @@ export async function lockDataDir(dataDir: string, options: DataDirLockOptions =
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   // What the holder runs, for the message a second process gets: "scigate.js serve".
   const command = process.argv.slice(1, 3).map((arg) => basename(arg)).join(' ');
-  const me: Holder = { pid: process.pid, started: await startTimeOf(process.pid), host: hostname(), command, since: new Date().toISOString() };
+  const me: Holder = { pid: process.pid, started: (await procStat(process.pid))?.started ?? null, host: hostname(), command, since: new Date().toISOString() };
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(path, 'wx', FILE_MODE);
@@ -117,7 +117,7 @@ async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'>
  * is not a zombie, is not this process, and (where /proc tells) started when the holder did.
  */
 async function isAlive(holder: Holder, ageMs: number, heartbeatMs: number): Promise<boolean> {
-  if (holder.host !== null && holder.host !== hostname()) return ageMs < 3 * heartbeatMs;
+  if (onOtherHost(holder)) return ageMs < 3 * heartbeatMs;
   if (holder.pid === process.pid) return false;
   try {
     process.kill(holder.pid, 0);
@@ -130,10 +130,6 @@ async function isAlive(holder: Holder, ageMs: number, heartbeatMs: number): Prom
   return holder.started === null || holder.started === stat.started;
 }
 
-async function startTimeOf(pid: number): Promise<string | null> {
-  return (await procStat(pid))?.started ?? null;
-}
-
 /** State and start time from `/proc/<pid>/stat` (fields 3 and 22); undefined without /proc. */
 async function procStat(pid: number): Promise<{ state: string; started: string } | undefined> {
   const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
@@ -143,9 +139,13 @@ async function procStat(pid: number): Promise<{ state: string; started: string }
   return { state: fields[0] ?? '', started: fields[19] ?? '' };
 }
 
+/** A holder that named another host: its pid means nothing here (another container, another machine). */
+function onOtherHost(holder: Holder): boolean {
+  return holder.host !== null && holder.host !== hostname();
+}
+
 function inUse(dataDir: string, holder: Holder, path: string, ageMs: number): GatewayError {
-  const elsewhere = holder.host !== null && holder.host !== hostname();
-  const who = elsewhere
+  const who = onOtherHost(holder)
     ? `a scigate process on host ${holder.host} (pid ${holder.pid}, ${holder.command}; it touched the lock ${Math.round(ageMs / 1000)} s ago)`
     : `another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since})`;
   return new GatewayError(

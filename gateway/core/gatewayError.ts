@@ -42,18 +42,6 @@ export class GatewayError extends Error {
     return wire;
   }
 
-  /**
-   * The same error naming the argument it is about in `details.field`: for a check (a workspace
-   * path's) that does not know which argument its input came from.
-   */
-  about(field: string): GatewayError {
-    const { retryable, retryAfterMs, attempts } = this;
-    return new GatewayError(this.code, this.message, {
-      retryable, cause: this, details: { ...this.details, field },
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(attempts !== undefined ? { attempts } : {}),
-    });
-  }
-
   /** Wraps anything thrown; unknown errors become `internal` without leaking their text. */
   static from(error: unknown): GatewayError {
     if (error instanceof GatewayError) return error;
@@ -64,12 +52,16 @@ export class GatewayError extends Error {
   }
 }
 
-/** Runs `work`; an invalid_input it throws names `field`, the argument its input came from. */
+/**
+ * Runs `work`; an invalid_input it throws names `field` (`details.field`), the argument its input
+ * came from: for a check that cannot know it (a workspace path's serves downloads, extraction, uploads).
+ */
 export async function aboutArgument<T>(field: string, work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw error instanceof GatewayError && error.code === 'invalid_input' ? error.about(field) : error;
+    if (!(error instanceof GatewayError) || error.code !== 'invalid_input') throw error;
+    throw new GatewayError(error.code, error.message, { retryable: error.retryable, cause: error, details: { ...error.details, field } });
   }
 }
 
