@@ -1,7 +1,7 @@
 // What one journal flush costs the gateway process in CPU, by how it reaches the disk:
 // `node scripts/benchJournalWrite.mjs` (results in docs/benchmarks.md, "What the audit's I/O costs").
 // Each mode appends two 350-byte lines per flush, sequentially, to a file in TMPDIR, removed after.
-import { fdatasync, fdatasyncSync, openSync, closeSync, rmSync, write, writeSync } from 'node:fs';
+import { constants, fdatasync, fdatasyncSync, openSync, closeSync, rmSync, write, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,12 +26,13 @@ async function unsynced(mode, n) {
   return (used.user + used.system) / n;
 }
 
-/** With fdatasync: each step on the thread pool (as shipped), or on the main thread. */
+/** Durable: an O_DSYNC write on the pool (as shipped), write + fdatasync on the pool, or on the main thread. */
 async function synced(mode, n) {
-  const fd = openSync(file, 'a');
+  const fd = mode === 'dsync' ? openSync(file, constants.O_APPEND | constants.O_CREAT | constants.O_WRONLY | constants.O_DSYNC) : openSync(file, 'a');
   const start = process.cpuUsage();
   for (let i = 0; i < n; i += 1) {
-    if (mode === 'pool') await writeAsync(fd, batch, 0, batch.length, null).then(() => fdatasyncAsync(fd));
+    if (mode === 'dsync') await writeAsync(fd, batch, 0, batch.length, null);
+    else if (mode === 'pool') await writeAsync(fd, batch, 0, batch.length, null).then(() => fdatasyncAsync(fd));
     else if (mode === 'sync write') writeSync(fd, batch), await fdatasyncAsync(fd);
     else writeSync(fd, batch), fdatasyncSync(fd);
   }
@@ -43,10 +44,10 @@ async function synced(mode, n) {
 try {
   for (let round = 1; round <= 3; round += 1) {
     const [append, cb] = [await unsynced('appendFile', 20_000), await unsynced('write', 20_000)];
-    const [pool, half, main] = [await synced('pool', 2_000), await synced('sync write', 2_000), await synced('main thread', 2_000)];
+    const [dsync, pool, half, main] = [await synced('dsync', 2_000), await synced('pool', 2_000), await synced('sync write', 2_000), await synced('main thread', 2_000)];
     console.log(
       `round ${round}, µs of CPU per flush: no fsync: appendFile ${append.toFixed(1)}, fs.write ${cb.toFixed(1)} | ` +
-        `write + fdatasync: both on the pool ${pool.toFixed(0)}, writeSync + pool fdatasync ${half.toFixed(0)}, both on the main thread ${main.toFixed(0)}`,
+        `O_DSYNC write on the pool ${dsync.toFixed(0)} | write + fdatasync: both on the pool ${pool.toFixed(0)}, writeSync + pool fdatasync ${half.toFixed(0)}, both on the main thread ${main.toFixed(0)}`,
     );
   }
 } finally {

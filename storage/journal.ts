@@ -1,4 +1,4 @@
-import { write } from 'node:fs';
+import { constants, write } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { GatewayError, type Logger } from '../gateway/core/index.js';
 import { FILE_MODE, writeFileAtomic } from './atomicWrite.js';
@@ -36,6 +36,11 @@ export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
   onFsync?: (ms: number) => void;
   now?: () => Date;
+  /**
+   * How long a `lazy` append may wait for company before it is written anyway (default 0). An
+   * eager append takes every waiting lazy line along in its write and fsync.
+   */
+  lingerMs?: number;
 }
 
 interface Pending {
@@ -54,6 +59,9 @@ interface Pending {
 export class Journal<E extends SequencedEntry = JournalEntry> {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
+  /** An eager line is pending: the next batch is taken at once, not after the linger. */
+  private eager = false;
+  private linger: NodeJS.Timeout | undefined;
   private paused = false;
   private failure: unknown;
   /** How many appends+fsyncs ran; fewer than appends when writers shared one (group commit). */
@@ -76,7 +84,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
    */
   static async open<E extends SequencedEntry = JournalEntry>(path: string, options: JournalOptions<E>): Promise<{ journal: Journal<E>; entries: E[] }> {
     const contents = await readJournal(path, options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
-    const handle = await open(path, 'a+', FILE_MODE);
+    const handle = await open(path, APPEND_FLAGS, FILE_MODE);
     try {
       if (contents.torn) await setTornTailAside(handle, path, contents, options);
     } catch (error) {
@@ -99,12 +107,14 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   /**
    * Appends an entry; resolves once it is on disk. `line` is the entry's JSON line when the caller
-   * already serialized it (to know its length), so it is not serialized twice.
+   * already serialized it (to know its length), so it is not serialized twice. A `lazy` entry
+   * (nobody waits for it) may wait up to `lingerMs` for the next eager one, to share its fsync.
    */
-  append(entry: E, line = `${JSON.stringify(entry)}\n`): Promise<void> {
+  append(entry: E, line = `${JSON.stringify(entry)}\n`, lazy = false): Promise<void> {
     if (this.failed) return Promise.reject(unavailable(this.failure));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, seq: entry.seq, resolve, reject });
+      if (!lazy || !this.options.lingerMs) this.eager = true;
       this.kick();
     });
   }
@@ -112,6 +122,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
     while (this.flushing || (this.pending.length > 0 && !this.failed)) {
+      this.eager = true;
       this.kick();
       await this.flushing;
     }
@@ -157,6 +168,16 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   private kick(): void {
     if (this.flushing || this.paused || this.failed || this.pending.length === 0) return;
+    if (!this.eager) {
+      this.linger ??= setTimeout(() => {
+        this.linger = undefined;
+        this.eager = true;
+        this.kick();
+      }, this.options.lingerMs);
+      return;
+    }
+    clearTimeout(this.linger);
+    this.linger = undefined;
     // The batch is taken one event-loop turn later: lines appended by the same turn's continuations
     // (a call's intent, then its permission authorization) share one write and one fsync.
     this.flushing = nextTurn().then(() => this.flush()).finally(() => {
@@ -167,15 +188,17 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
+    // Every waiting line is in this batch: a lazy line appended from now on lingers again.
+    this.eager = false;
     // One Buffer written with the callback fs.write (see writeAll) instead of appendFile(string).
     const data = Buffer.from(batch.map((p) => p.line).join(''));
     this.flushCount += 1;
     let syncMs: number;
     try {
+      const startedAt = performance.now();
       await writeAll(this.handle, data);
-      const syncStartedAt = performance.now();
-      await this.handle.datasync();
-      syncMs = performance.now() - syncStartedAt;
+      if (!constants.O_DSYNC) await this.handle.datasync();
+      syncMs = performance.now() - startedAt;
     } catch (error) {
       this.fail(error, batch);
       return;
@@ -211,6 +234,13 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
     });
   }
 }
+
+/**
+ * Append mode, and where the platform has it O_DSYNC: a write returns once its bytes (and the file's
+ * new length) are on disk, so a flush is one thread-pool hop instead of a write and an fdatasync
+ * (scripts/benchJournalWrite.mjs). Elsewhere the flush calls fdatasync after the write.
+ */
+const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

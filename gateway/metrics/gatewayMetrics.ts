@@ -57,7 +57,7 @@ class Metrics implements PrometheusMetrics {
       labelNames: ['status'], buckets: DECISION_BUCKETS, registers,
     });
     this.restarts = new prom.Counter({ name: 'scigate_upstream_restarts_total', help: 'Upstream connections made again after one died.', labelNames: ['sourceId'], registers });
-    this.fsyncs = new prom.Histogram({ name: 'scigate_journal_fsync_seconds', help: 'Latency of one journal fsync (group commit: one per batch of writes).', buckets: FSYNC_BUCKETS, registers });
+    this.fsyncs = new prom.Histogram({ name: 'scigate_journal_fsync_seconds', help: 'Latency of one durable journal flush, its O_DSYNC write or write + fdatasync (group commit: one per batch of writes).', buckets: FSYNC_BUCKETS, registers });
     this.addGauges(prom);
   }
 

@@ -134,3 +134,49 @@ describe('the audit log seals segments', () => {
     expect(left).toEqual(['00000004.log', '00000005.log']);
   });
 });
+
+describe('the audit log group-commits a completion with the next intent', () => {
+  const intentOf = (r: InvocationRecord) => ({ id: r.id, sessionId: r.sessionId, projectId: r.projectId, toolName: r.toolName, origin: r.origin, argumentsHash: r.argumentsHash, startedAt: r.startedAt });
+  const authorizationOf = (r: InvocationRecord): PermissionAuthorizationRecord => ({
+    id: `pauth_${r.id}`, sessionId: r.sessionId, invocationId: r.id, requestId: null, grantId: null,
+    action: 'tool.call', resource: r.toolName, basis: 'always_allow', allowed: true, via: 'mode', epoch: 0, createdAt: r.startedAt,
+  });
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('a completion waits for the next call, whose intent takes it along in one write and one fsync', async () => {
+    const log = await openLog({ segmentRows: 100, completionLingerMs: 600_000 });
+    const [first, second] = [row(1), row(2)];
+    // As a dangerous call does: its intent, and a few continuations later its authorization, in one flush.
+    const intent = log.begin(intentOf(first), encoder.encode('{"q":1}'));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    await Promise.all([intent, log.authorize(authorizationOf(first))]);
+    const before = log.flushCount;
+    let firstDurable = false;
+    const firstDone = log.complete(first, encoder.encode('{"n":1}')).then(() => (firstDurable = true));
+    await turns(20);
+    expect(firstDurable).toBe(false);
+    expect(log.flushCount).toBe(before);
+    await log.begin(intentOf(second), encoder.encode('{"q":2}'));
+    await firstDone;
+    expect(log.flushCount - before).toBe(1);
+    // Closing writes a completion still waiting.
+    const secondDone = log.complete(second, encoder.encode('{"n":2}'));
+    await log.close();
+    await secondDone;
+    const reopened = await openLog();
+    expect(await reopened.get(first.id)).toEqual(first);
+    expect(await reopened.get(second.id)).toEqual(second);
+  });
+
+  it('a completion nobody follows is durable on its own after the linger', async () => {
+    const log = await openLog({ segmentRows: 100, completionLingerMs: 5 });
+    const only = row(3);
+    await log.begin(intentOf(only), encoder.encode('{"q":3}'));
+    const before = log.flushCount;
+    await log.complete(only, encoder.encode('{"n":3}'));
+    expect(log.flushCount - before).toBe(1);
+    expect(await (await openLog()).get(only.id)).toEqual(only);
+  });
+});

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../../storage/index.js';
+import { Journal } from '../../../storage/journal.js';
 import type { Logger } from '../../../gateway/core/index.js';
 import { asIfKilled } from '../../fixtures/asIfKilled.js';
 
@@ -113,5 +115,20 @@ describe('the journaled sql.js store', () => {
     await Promise.all([first, insert(db, 'authorization')]);
     expect(db.journalFlushCount() - flushes).toBe(1);
     await db.close();
+  });
+
+  it.runIf(process.platform === 'linux')('writes O_DSYNC, so a flush is one durable write (no separate fdatasync)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-db-'));
+    const path = join(dir, 'audit.log');
+    const { journal } = await Journal.open(path, { log: recordingLogger().log });
+    await journal.append({ seq: 1, sql: 'SELECT 1', params: [] });
+    const fds = await readdir('/proc/self/fd');
+    const links = await Promise.all(fds.map(async (fd) => [fd, await readlink(`/proc/self/fd/${fd}`).catch(() => '')] as const));
+    const fd = links.find(([, target]) => target === path)![0];
+    const flags = parseInt(/flags:\s+(\d+)/.exec(await readFile(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!, 8);
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
+    await journal.close();
+    expect((await readFile(path, 'utf8')).trim()).toBe('{"seq":1,"sql":"SELECT 1","params":[]}');
   });
 });
