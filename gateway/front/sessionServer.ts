@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
@@ -102,7 +102,11 @@ export function createSessionServer(options: SessionServerOptions): Server {
     }
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => (await ready()).listTools());
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => (await ready()).callTool(request, extra));
+  // Registered on the Protocol, not through Server.setRequestHandler: the Server's tools/call wrapper
+  // parses the request twice more and the gateway's own result once (zod, about 25 us a call on the
+  // answer's path). The Protocol still parses the request; the edges checked it before
+  // (checkRpcMessage), and the result is built to CallToolResult's shape by the listener.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => (await ready()).callTool(request, extra));
   if (declared.resources) serveResources(server, ready, declared.resources.subscribe === true);
   if (declared.prompts) {
     server.setRequestHandler(ListPromptsRequestSchema, async () => (await ready()).listPrompts?.() ?? { prompts: [] });
