@@ -23,8 +23,10 @@ export interface JournalContents<E extends SequencedEntry = JournalEntry> {
   entries: E[];
   /** Length in bytes of the prefix made of complete, parseable, newline-terminated lines. */
   soundBytes: number;
-  /** The bytes after the sound prefix (a torn or corrupt tail), if any. */
+  /** The bytes after the sound prefix (a torn or corrupt tail) up to the zeros of a reserve, if any. */
   torn?: Buffer;
+  /** Length of the whole file, zeros after the last line included. */
+  fileBytes: number;
 }
 
 export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
@@ -36,6 +38,13 @@ export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
   onFsync?: (ms: number) => void;
   now?: () => Date;
+  /**
+   * Zeroed bytes kept on disk ahead of the last line (default 0). A flush then overwrites blocks
+   * the file already has and its length does not change, so the O_DSYNC write needs no filesystem
+   * journal commit (0.19-0.21 against 0.25-0.27 ms a flush here, scripts/benchJournalWrite.mjs).
+   * A flush that passes the reserve writes the next one after its lines; closing cuts it off.
+   */
+  reserveBytes?: number;
   /**
    * How long a `lazy` append may wait for company before it is written anyway (default 0). An
    * eager append takes every waiting lazy line along in its write and fsync.
@@ -73,6 +82,8 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     private readonly options: JournalOptions<E>,
     /** File length up to the end of the last acknowledged line. */
     private soundBytes: number,
+    /** File length with the reserve: where the zeros end. */
+    private allocatedBytes: number,
     /** Sequence number of the last acknowledged entry (0 before any). */
     public ackedSeq: number,
   ) {}
@@ -84,14 +95,15 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
    */
   static async open<E extends SequencedEntry = JournalEntry>(path: string, options: JournalOptions<E>): Promise<{ journal: Journal<E>; entries: E[] }> {
     const contents = await readJournal(path, options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
-    const handle = await open(path, APPEND_FLAGS, FILE_MODE);
+    const handle = await open(path, WRITE_FLAGS, FILE_MODE);
     try {
       if (contents.torn) await setTornTailAside(handle, path, contents, options);
     } catch (error) {
       await handle.close();
       throw error;
     }
-    const journal = new Journal(handle, path, options, contents.soundBytes, contents.entries.at(-1)?.seq ?? 0);
+    const allocated = contents.torn ? contents.soundBytes : contents.fileBytes;
+    const journal = new Journal(handle, path, options, contents.soundBytes, allocated, contents.entries.at(-1)?.seq ?? 0);
     return { journal, entries: contents.entries };
   }
 
@@ -138,6 +150,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
   async truncate(): Promise<void> {
     await this.handle.truncate(0);
     this.soundBytes = 0;
+    this.allocatedBytes = 0;
     await this.handle.sync();
   }
 
@@ -150,6 +163,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     if (!this.failed) return;
     try {
       await this.handle.truncate(this.soundBytes);
+      this.allocatedBytes = this.soundBytes;
       await this.handle.sync();
       const check = await readJournal(this.path, this.options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
       if (check.torn || check.soundBytes !== this.soundBytes) throw new Error('the journal does not end at its last acknowledged line');
@@ -161,9 +175,17 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     this.kick();
   }
 
+  /** Writes what is queued, cuts the reserve off (a closed file holds only its lines) and closes. */
   async close(): Promise<void> {
     await this.drainAndPause();
-    await this.handle.close();
+    try {
+      if (this.allocatedBytes > this.soundBytes && !this.failed) {
+        await this.handle.truncate(this.soundBytes);
+        await this.handle.sync();
+      }
+    } finally {
+      await this.handle.close();
+    }
   }
 
   private kick(): void {
@@ -192,17 +214,21 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     this.eager = false;
     // One Buffer written with the callback fs.write (see writeAll) instead of appendFile(string).
     const data = Buffer.from(batch.map((p) => p.line).join(''));
+    const reserve = this.options.reserveBytes ?? 0;
+    // Past the reserve: the same write lays the next reserve down after the lines.
+    const out = reserve > 0 && this.soundBytes + data.length > this.allocatedBytes ? Buffer.concat([data, Buffer.alloc(reserve)]) : data;
     this.flushCount += 1;
     let syncMs: number;
     try {
       const startedAt = performance.now();
-      await writeAll(this.handle, data);
+      await writeAll(this.handle, out, this.soundBytes);
       if (!constants.O_DSYNC) await this.handle.datasync();
       syncMs = performance.now() - startedAt;
     } catch (error) {
       this.fail(error, batch);
       return;
     }
+    this.allocatedBytes = Math.max(this.allocatedBytes, this.soundBytes + out.length);
     this.soundBytes += data.length;
     this.ackedSeq = batch.at(-1)!.seq;
     for (const p of batch) p.resolve();
@@ -222,25 +248,26 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
 }
 
 /**
- * Writes every byte of data at the end of an append-mode file (a write may be short), through the
- * callback fs.write on the handle's descriptor: the FileHandle promise path costs ~30% more CPU
- * per flush (measured 56 vs 42 us, scripts/benchJournalWrite.mjs). close() drains first, so the fd stays open.
+ * Writes every byte of data at `position` (a write may be short), through the callback fs.write on
+ * the handle's descriptor: the FileHandle promise path costs ~30% more CPU per flush (measured 56
+ * vs 42 us, scripts/benchJournalWrite.mjs). close() drains first, so the fd stays open.
  */
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
     offset += await new Promise<number>((resolve, reject) => {
-      write(handle.fd, data, offset, data.length - offset, null, (error, written) => (error ? reject(error) : resolve(written)));
+      write(handle.fd, data, offset, data.length - offset, position + offset, (error, written) => (error ? reject(error) : resolve(written)));
     });
   }
 }
 
 /**
- * Append mode, and where the platform has it O_DSYNC: a write returns once its bytes (and the file's
- * new length) are on disk, so a flush is one thread-pool hop instead of a write and an fdatasync
- * (scripts/benchJournalWrite.mjs). Elsewhere the flush calls fdatasync after the write.
+ * Lines are written at the journal's own end (the sound length), not in append mode: a reserve of
+ * zeros may follow them. Where the platform has it, O_DSYNC: a write returns once its bytes (and
+ * the file's new length, if it grew) are on disk, so a flush is one thread-pool hop instead of a
+ * write and an fdatasync (scripts/benchJournalWrite.mjs). Elsewhere the flush calls fdatasync.
  */
-const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
+const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -251,13 +278,16 @@ export async function readJournal<E extends SequencedEntry = JournalEntry>(path:
     const handle = await open(path, 'r');
     bytes = await handle.readFile().finally(() => handle.close());
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0, fileBytes: 0 };
     throw error;
   }
   return parseJournal(bytes, isEntry);
 }
 
-/** Splits journal bytes into sound entries and a tail; a line without its newline is torn. */
+/**
+ * Splits journal bytes into sound entries and a tail; a line without its newline is torn. Zeros at
+ * the end are a reserve (`reserveBytes`), not a tail: a JSON line never holds a NUL byte.
+ */
 export function parseJournal<E extends SequencedEntry = JournalEntry>(bytes: Buffer, isEntry?: EntryCheck<E>): JournalContents<E> {
   const check = isEntry ?? (isJournalEntry as unknown as EntryCheck<E>);
   const entries: E[] = [];
@@ -265,11 +295,13 @@ export function parseJournal<E extends SequencedEntry = JournalEntry>(bytes: Buf
   while (start < bytes.length) {
     const end = bytes.indexOf(0x0a, start);
     const entry = end === -1 ? undefined : parseEntry(bytes.toString('utf8', start, end), check);
-    if (!entry) return { entries, soundBytes: start, torn: bytes.subarray(start) };
+    if (!entry) break;
     entries.push(entry);
     start = end + 1;
   }
-  return { entries, soundBytes: start };
+  let tailEnd = bytes.length;
+  while (tailEnd > start && bytes[tailEnd - 1] === 0) tailEnd -= 1;
+  return { entries, soundBytes: start, fileBytes: bytes.length, ...(tailEnd > start ? { torn: bytes.subarray(start, tailEnd) } : {}) };
 }
 
 async function setTornTailAside<E extends SequencedEntry>(handle: FileHandle, path: string, contents: JournalContents<E>, options: JournalOptions<E>): Promise<void> {
