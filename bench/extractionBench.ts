@@ -58,6 +58,23 @@ export interface ExtractionBenchResult {
   f1WithoutRunningLines: number;
 }
 
+/**
+ * What to install when the reference extractor is missing (undefined when it runs): checked before
+ * the bench starts its long first part, so a machine without it hears so at once.
+ */
+export async function pdftotextMissing(): Promise<string | undefined> {
+  try {
+    await run('pdftotext', ['-v']);
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    return (
+      "npm run bench compares PDF extraction with poppler's pdftotext, which is not installed here. Install it " +
+      '(Debian/Ubuntu: sudo apt-get install poppler-utils), or run `npm run bench -- --gateway-only` for the gateway section alone.\n'
+    );
+  }
+}
+
 /** Measures both extractors on the same file, medians of `RUNS`. */
 export async function runExtractionBench(): Promise<ExtractionBenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'scigate-extraction-bench-'));

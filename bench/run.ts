@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { writeDocSection } from './docSections.js';
 import { startEchoServer } from './echoServer.js';
 import { auditHistorySection } from './auditHistoryBench.js';
-import { extractionBenchSection } from './extractionBench.js';
+import { extractionBenchSection, pdftotextMissing } from './extractionBench.js';
 import type { LoadJob } from './loadClient.js';
 import { loadParallel } from './loadRunner.js';
 import { startBareRelay, startMcpProxy } from './mcpProxy.js';
@@ -77,6 +77,12 @@ interface Ready {
 }
 
 async function main() {
+  const missing = process.argv.some((a) => /^--(gateway-only|cpu-per-call|memory-only)/.test(a)) ? undefined : await pdftotextMissing();
+  if (missing) {
+    process.stderr.write(missing);
+    process.exitCode = 1;
+    return;
+  }
   const loadBefore = uptime();
   const echo = await startEchoServer();
   const arxiv = await startArxivReplay();
