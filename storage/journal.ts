@@ -35,7 +35,7 @@ export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   isEntry?: EntryCheck<E>;
   /** Called synchronously when an append or fsync fails, before any writer hears about it. */
   onFailure?: (error: unknown) => void;
-  /** Told how long each successful fsync took, in ms (the journal-fsync latency metric). */
+  /** Told how long each successful flush took to be durable, in ms (the journal-fsync latency metric). */
   onFsync?: (ms: number) => void;
   now?: () => Date;
   /**

@@ -17,12 +17,10 @@ export interface AuditLogOptions extends SealedSegmentsOptions {
   segmentRows?: number;
   /** ...or once it holds this many bytes (default 16 MiB): memory and start-up work stay bounded by one segment. */
   segmentBytes?: number;
-  /** Told how long each fsync took, in ms. */
+  /** Told how long each flush took to be durable, in ms. */
   onFsync?: (ms: number) => void;
   /** How long a completion waits for company (default COMPLETION_LINGER_MS; tests lengthen it). */
   completionLingerMs?: number;
-  /** Zeroed bytes kept ahead of the active segment's last line (default RESERVE_BYTES; see Journal). */
-  reserveBytes?: number;
 }
 
 /** A record to append, and what to let go of once its line is durable (its blob kept in memory). */
@@ -49,15 +47,9 @@ interface Outgoing extends Line {
 /** Records a failed write keeps for re-appending once the disk takes writes again, at most. */
 const MAX_HELD = 10_000;
 const HEAL_RETRY_MS = 1000;
-/**
- * How long a completion waits for the next call's intent to share its fsync: halves the fsyncs of
- * back-to-back calls, and with the fsync itself stays inside the promised 10 ms (docs/storage.md).
- */
+/** A completion waits this long for the next call's intent to share its flush; with the flush, inside the promised 10 ms. */
 const COMPLETION_LINGER_MS = 4;
-/**
- * The active segment's reserve of zeros: its flushes overwrite blocks the file has (no filesystem
- * journal commit per call); laying the next MiB down takes about a millisecond, every ~400 calls.
- */
+/** Zeros kept after the active segment's last line, so a flush overwrites (see Journal's reserveBytes); ~1 ms per MiB laid down. */
 const RESERVE_BYTES = 1024 * 1024;
 
 /**
@@ -384,14 +376,8 @@ export class AuditLog implements InvocationStore {
 }
 
 function journalOptions(options: AuditLogOptions) {
-  return {
-    log: options.log,
-    isEntry: isAuditRecord,
-    lingerMs: options.completionLingerMs ?? COMPLETION_LINGER_MS,
-    reserveBytes: options.reserveBytes ?? RESERVE_BYTES,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.onFsync ? { onFsync: options.onFsync } : {}),
-  };
+  const observers = { ...(options.now ? { now: options.now } : {}), ...(options.onFsync ? { onFsync: options.onFsync } : {}) };
+  return { log: options.log, isEntry: isAuditRecord, lingerMs: options.completionLingerMs ?? COMPLETION_LINGER_MS, reserveBytes: RESERVE_BYTES, ...observers };
 }
 
 function duplicate(id: string): Error {
