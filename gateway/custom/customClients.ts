@@ -9,6 +9,12 @@ import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js'
  */
 export const CUSTOM_SERVER_MAX_FAILURES = 5;
 
+/**
+ * Calls in a row that get no answer in time before a custom server's connection is taken for hung
+ * and started again (a stdio server restarted); each such restart counts as one failure above.
+ */
+export const CUSTOM_SERVER_MAX_TIMEOUTS_IN_A_ROW = 3;
+
 /** What the shared connection of every custom server declares (see CustomServers.sessionClient). */
 const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
 
@@ -37,6 +43,7 @@ export function createCustomClient(
     connectTimeoutMs: config.timeoutSeconds * 1000,
     maxMessageBytes: messageBytesFor(manifest.limits.maxResponseBytes),
     maxConsecutiveFailures: CUSTOM_SERVER_MAX_FAILURES,
+    maxTimeoutsInARow: CUSTOM_SERVER_MAX_TIMEOUTS_IN_A_ROW,
     onRestart: () => deps.onUpstreamRestart?.(config.id),
     ...(deps.processGroups ? { processGroups: deps.processGroups } : {}),
     ...extra,

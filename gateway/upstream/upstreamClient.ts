@@ -37,6 +37,12 @@ export interface UpstreamClientOptions {
   maxConsecutiveFailures?: number;
   /** Told once, with the last failure, when the client stops after `maxConsecutiveFailures`. */
   onGiveUp?: (error: GatewayError) => void;
+  /**
+   * After this many requests in a row time out with no answer in between, the connection is closed
+   * and the next call connects again (a stdio server is restarted): a hung server does not stay
+   * hung. Unset: timeouts never end a connection (built-in sources, whose timeouts are a slow provider's).
+   */
+  maxTimeoutsInARow?: number;
   /** Told each time the client connects again after its connection died or a connect failed (metrics). */
   onRestart?: () => void;
   /** The client capabilities declared upstream and how its requests (sampling, elicitation, roots) are answered. */
@@ -80,6 +86,8 @@ export class UpstreamClient {
   private connecting: Promise<Client> | undefined;
   private inProcess: InProcessServer | undefined;
   private deaths = 0;
+  /** Requests of the current connection that timed out since its last answer. */
+  private timeoutsInARow = 0;
   private closed = false;
   /** Why the client stopped for good after too many failures in a row. */
   private gaveUp: GatewayError | undefined;
@@ -117,7 +125,7 @@ export class UpstreamClient {
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) {
-        this.deaths = 0;
+        this.answered();
         return tools;
       }
     }
@@ -136,10 +144,10 @@ export class UpstreamClient {
         timeout: options.timeoutMs,
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
-      this.deaths = 0;
+      this.answered();
       return parseCallToolResult(result, this.options.id);
     } catch (error) {
-      throw outputSchemaRefusal(error, this.options.id, name) ?? this.failed(client, error, options.signal);
+      throw outputSchemaRefusal(error, this.options.id, name) ?? this.timedOutOrFailed(client, error, options.signal);
     }
   }
 
@@ -158,10 +166,10 @@ export class UpstreamClient {
         ...(options.signal ? { signal: options.signal } : {}),
         timeout: options.timeoutMs ?? this.connectTimeoutMs,
       });
-      this.deaths = 0;
+      this.answered();
       return refuseDeepResult(result, this.options.id, request.method);
     } catch (error) {
-      throw this.failed(client, error, options.signal);
+      throw this.timedOutOrFailed(client, error, options.signal);
     }
   }
 
@@ -270,6 +278,7 @@ export class UpstreamClient {
       throw failure;
     }
     this.client = client;
+    this.timeoutsInARow = 0;
     this.capabilities = client.getServerCapabilities();
     const level = requests?.logLevel?.();
     if (level) await this.askLogLevel(client, level);
@@ -285,6 +294,31 @@ export class UpstreamClient {
   /** Maps a failed request, preferring the violation that ended its connection over "connection closed". */
   private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
     return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal);
+  }
+
+  /** A request was answered: the failures and timeouts in a row start again from zero. */
+  private answered(): void {
+    this.deaths = 0;
+    this.timeoutsInARow = 0;
+  }
+
+  /**
+   * `failed`, and past `maxTimeoutsInARow` timeouts of the current connection with no answer in
+   * between, that connection is ended (its other waiting requests fail as upstream_unavailable) and
+   * counted as one failure in a row, so a server that keeps hanging is eventually stopped for good.
+   */
+  private timedOutOrFailed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
+    const failure = this.failed(client, error, signal);
+    const limit = this.options.maxTimeoutsInARow;
+    if (failure.code !== 'upstream_timeout' || client !== this.client || limit === undefined) return failure;
+    if (++this.timeoutsInARow >= limit) {
+      this.failConnection(client, new GatewayError(
+        'upstream_unavailable',
+        `${this.options.id} answered none of its last ${limit} requests in time; scigate closed the connection and connects again (restarting a stdio server) on the next call.`,
+        { retryable: true },
+      ));
+    }
+    return failure;
   }
 
   /** Ends a connection whose server broke a bound or dropped an answer; its pending requests fail with `error`. */

@@ -19,7 +19,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function clientFor(target: UpstreamTarget, extra: { maxConsecutiveFailures?: number } = {}): UpstreamClient {
+function clientFor(target: UpstreamTarget, extra: { maxConsecutiveFailures?: number; maxTimeoutsInARow?: number } = {}): UpstreamClient {
   const client = new UpstreamClient({
     id: 'hostile', target, log: silentLogger, clock: systemClock, maxMessageBytes: messageBytesFor(MAX_RESPONSE_BYTES), ...extra,
   });
@@ -73,6 +73,28 @@ describe('every byte a stdio upstream sends is bounded', () => {
     expect(await waitUntil(() => !isAlive(pid))).toBe(true);
     const again = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
     expect(again).not.toBe(pid);
+  });
+
+  it('a server that answers nothing is restarted after three timeouts in a row; an answer in between starts the count again', async () => {
+    const client = clientFor(stdio(), { maxTimeoutsInARow: 3 });
+    const hang = () => client.callTool('hang', {}, { timeoutMs: 300 }).catch((e: unknown) => (e as GatewayError).code);
+    const pid = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
+    expect([await hang(), await hang()]).toEqual(['upstream_timeout', 'upstream_timeout']);
+    // Answered: the two timeouts before it no longer count.
+    expect(Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })))).toBe(pid);
+    expect([await hang(), await hang(), await hang()]).toEqual(['upstream_timeout', 'upstream_timeout', 'upstream_timeout']);
+    expect(await waitUntil(() => !isAlive(pid))).toBe(true);
+    const again = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
+    expect(again).not.toBe(pid);
+  });
+
+  it('a server that hangs again after every restart is stopped for good after N failures in a row, naming the timeouts', async () => {
+    const client = clientFor(stdio(), { maxConsecutiveFailures: 2, maxTimeoutsInARow: 3 });
+    for (let i = 0; i < 6; i++) await client.callTool('hang', {}, { timeoutMs: 300 }).catch(() => {});
+    await expect(client.callTool('pid', {}, { timeoutMs: 20_000 })).rejects.toMatchObject({
+      code: 'upstream_unavailable',
+      message: expect.stringMatching(/^hostile was stopped after 2 failures in a row; the last: hostile answered none of its last 3 requests in time/),
+    });
   });
 
   it('a server that floods at start fails the connect with response_too_large, and stops for good after N failures in a row', async () => {

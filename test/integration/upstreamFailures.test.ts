@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AdminApi } from '../fixtures/custom/adminApi.js';
+import { allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { isAlive, waitUntil } from '../fixtures/cliProcess.js';
 import { useRestartableGateways } from '../fixtures/restartableGateways.js';
 
 const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
@@ -49,3 +50,26 @@ describe('a flooding custom server', () => {
     expect(await startsIn(startLog)).toBe(5);
   });
 });
+
+describe('a hung custom server', () => {
+  it('is started again after three calls in a row time out, and the next call is answered by a new process', async () => {
+    const { gateway, api } = await start();
+    const created = await api.post('/api/mcp/servers', {
+      name: 'Hangs', transport: 'stdio', command: process.execPath, args: [hostile], enabled: true, timeoutSeconds: 1,
+    });
+    expect(created.status).toBe(201);
+    const toolNamed = (upstream: string) => created.body.server.tools.find((t: any) => t.upstreamName === upstream).name as string;
+    const agent = await gateway.connect({ name: 'hung-server-agent' });
+    await allowEverything(api, (await api.sessionOf('hung-server-agent')).id);
+    const call = async (upstream: string) => (await agent.callTool({ name: toolNamed(upstream), arguments: {} })) as any;
+    const pidOf = async () => Number((await call('pid')).content.at(-1).text);
+
+    const pid = await pidOf();
+    const hangs = [await call('hang'), await call('hang'), await call('hang')];
+    expect(hangs.map((r) => r.structuredContent?.error?.code ?? r.content[0].text)).toEqual(Array(3).fill('upstream_timeout'));
+    const again = await pidOf();
+    expect(again).not.toBe(pid);
+    expect(await waitUntil(() => !isAlive(pid))).toBe(true);
+  });
+});
+
