@@ -4,11 +4,25 @@ import { GatewayError } from './gatewayError.js';
 
 /**
  * Parses input at a boundary (request body, config file) with a zod schema; a failure is
- * `invalid_input` whose message starts with the dotted field path, e.g. `timeoutSeconds: …`.
+ * `invalid_input` whose message starts with the dotted field path, e.g. `timeoutSeconds: …`. Input
+ * that is not a JSON object at all is told so, not given the first field's complaint.
  */
 export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const { field, message } = describeZodError(parsed.error);
-  throw new GatewayError('invalid_input', `${field || '(body)'}: ${message}`, { details: { field } });
+  if (!field && !isPlainObject(input)) {
+    throw new GatewayError('invalid_input', `Expected a JSON object, got ${kindOf(input)}.`, { details: { field } });
+  }
+  throw new GatewayError('invalid_input', field ? `${field}: ${message}` : message, { details: { field } });
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
 }
