@@ -50,7 +50,9 @@ describe('downloads panel', () => {
     g.files.release();
     await job.getByRole('button', { name: 'Retry downloads/files/held.bin' }).click();
     await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/completed/);
-    await expect(job.innerText()).resolves.toContain(`${body.length} of ${body.length} bytes`);
+    // In words a person reads, the exact count on hover.
+    await expect(job.innerText()).resolves.toContain('3.0 MB of 3.0 MB');
+    await expect(job.locator('.bytes').getAttribute('title')).resolves.toBe(`${body.length} of ${body.length} bytes`);
     await admin.check('downloads-completed');
     const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
     expect(jobs.jobs).toEqual([expect.objectContaining({ state: 'completed', bytesDone: body.length })]);

@@ -1,5 +1,6 @@
 import { badge, h, json, when } from './dom.js';
 import { sourceChart } from './chart.js';
+import { byteSize } from './labels.js';
 
 /** The Sessions table: project, client, approval mode, call count; `onSelect(id)` opens one. */
 export function sessionsTable(sessions, { recent, selected, onSelect }) {
@@ -29,7 +30,7 @@ export function invocationDetail(detail) {
   const inv = detail.invocation;
   const facts = [['Tool', inv.toolName], ['Source', inv.sourceId ?? '—'], ['Origin', inv.origin], ['Outcome', outcomeText(inv)],
     ['Duration', `${inv.durationMs} ms`], ['Queued', `${inv.queueWaitMs} ms`], ['Cache', inv.cacheHit ? 'hit' : 'miss'], ['Attempts', String(inv.attempts)],
-    ['Authorization', inv.authorizationId ?? 'none'], ['Size', inv.sizeBytes === null ? '—' : `${inv.sizeBytes} bytes`]];
+    ['Authorization', inv.authorizationId ?? 'none'], ['Size', inv.sizeBytes === null ? '—' : byteSize(inv.sizeBytes)]];
   return h('div', { class: 'card' },
     h('h3', { tabindex: '-1', id: 'invocation-detail-title' }, `Invocation ${inv.id}`),
     h('dl', {}, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),

@@ -1,6 +1,6 @@
 import { badge, h, render } from './dom.js';
 import { sessionRouteExists, showTabButton } from './featureRoute.js';
-import { sessionLabel } from './labels.js';
+import { progressText, sessionLabel } from './labels.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const ACTIVE = new Set(['running', 'retrying', 'verifying']);
@@ -57,7 +57,7 @@ export function createDownloadsPanel(ctx) {
     const state = job.state;
     return h('li', { dataset: { jobId: job.id } }, h('strong', {}, label), ' ', badge('State', state, STATE_TONE[state] ?? 'idle'), ' ',
       h('progress', { max: String(job.totalBytes ?? 1), value: job.totalBytes ? String(job.bytesDone) : undefined, 'aria-label': `Progress of ${label}` }),
-      h('span', { class: 'bytes' }, job.totalBytes ? ` ${job.bytesDone} of ${job.totalBytes} bytes ` : ` ${job.bytesDone} bytes `),
+      h('span', { class: 'bytes', title: exactBytes(job.bytesDone, job.totalBytes) }, ` ${progressText(job.bytesDone, job.totalBytes)} `),
       job.errorMessage ? h('span', { class: 'error' }, job.errorMessage) : null,
       TERMINAL.has(state) ? null : h('button', { type: 'button', class: 'secondary small', onclick: () => act(() => ctx.api('POST', `/api/download-jobs/${encodeURIComponent(job.id)}/cancel`)) }, `Cancel ${label}`),
       state === 'failed' || state === 'cancelled' ? h('button', { type: 'button', class: 'small', onclick: () => act(() => ctx.api('POST', `/api/download-jobs/${encodeURIComponent(job.id)}/retry`)) }, `Retry ${label}`) : null);
@@ -72,7 +72,9 @@ export function createDownloadsPanel(ctx) {
       bar.max = totalBytes;
       bar.value = bytesDone;
     }
-    row.querySelector('.bytes').textContent = totalBytes ? ` ${bytesDone} of ${totalBytes} bytes ` : ` ${bytesDone} bytes `;
+    const text = row.querySelector('.bytes');
+    text.textContent = ` ${progressText(bytesDone, totalBytes)} `;
+    text.title = exactBytes(bytesDone, totalBytes);
     return true;
   }
 
@@ -101,4 +103,9 @@ export function createDownloadsPanel(ctx) {
       if (/^(download|artifact)\./.test(event.type)) scheduleRefresh();
     },
   };
+}
+
+/** The exact counts, shown on hover. */
+function exactBytes(done, total) {
+  return total ? `${done} of ${total} bytes` : `${done} bytes`;
 }
