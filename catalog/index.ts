@@ -20,6 +20,7 @@ export type { CreateCustomServer, PatchCustomServer, AcceptToolsRequest, Inspect
 export { importServersSchema, importToCreateRequests } from './customServerImport.js';
 export type { ImportServers } from './customServerImport.js';
 export { customSourceManifest } from './customSourceManifest.js';
+export { sourceLabel } from './sourceLabel.js';
 export { CUSTOM_SOURCE_LIMITS, effectiveCustomLimits, mergeCustomLimits, customServerLimitsSchema } from './customServerLimits.js';
 export type { CustomServerLimits, CustomServerLimitsEdit, EffectiveCustomLimits } from './customServerLimits.js';
 export { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionPatchSchema } from './connectorSelection.js';

@@ -3,6 +3,7 @@ import { GatewayError, type Clock, type Logger, type ProcessGroupRecord, type Se
 import { TASK_ONLY_REASON, customToolId, deriveCustomTools } from '../registry/index.js';
 import { UpstreamClient, type UpstreamAuth, type UpstreamTarget } from '../upstream/index.js';
 import { resolveCustomTarget, secretValuesOf, type GatewayEnvironment } from './customTarget.js';
+import { customServerLabel } from './customClients.js';
 
 export interface ConnectionCheck {
   name: 'configuration' | 'connect' | 'list_tools' | 'input_schemas';
@@ -70,6 +71,7 @@ async function probeTarget(target: UpstreamTarget, options: ConnectionTestOption
   const { config } = options;
   const client = new UpstreamClient({
     id: config.id,
+    name: customServerLabel(config),
     target,
     log: options.log.child({ sourceId: config.id, probe: true }),
     secrets: options.secrets,

@@ -1,4 +1,4 @@
-import { customSourceManifest, type CustomServerConfig } from '../../catalog/index.js';
+import { customSourceManifest, sourceLabel, type CustomServerConfig } from '../../catalog/index.js';
 import type { Clock, Logger, ProcessGroupRecord, SecretScrubber } from '../core/index.js';
 import { UpstreamClient, messageBytesFor, type ClientRequests, type UpstreamAuth, type UpstreamClientOptions } from '../upstream/index.js';
 import { resolveCustomTarget, type GatewayEnvironment } from './customTarget.js';
@@ -14,6 +14,11 @@ export const CUSTOM_SERVER_MAX_FAILURES = 5;
  * and started again (a stdio server restarted); each such restart counts as one failure above.
  */
 export const CUSTOM_SERVER_MAX_TIMEOUTS_IN_A_ROW = 3;
+
+/** How error messages name a custom server (see sourceLabel). */
+export function customServerLabel(config: Pick<CustomServerConfig, 'id' | 'name'>): string {
+  return sourceLabel({ id: config.id, displayName: config.name, type: 'custom' });
+}
 
 /** What the shared connection of every custom server declares (see CustomServers.sessionClient). */
 const SHARED_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
@@ -36,6 +41,7 @@ export function createCustomClient(
   const manifest = customSourceManifest(config);
   return new UpstreamClient({
     id: config.id,
+    name: customServerLabel(config),
     target: () => resolveCustomTarget(config, deps.environment, auth),
     log: deps.log.child({ sourceId: config.id }),
     secrets: deps.secrets,

@@ -18,8 +18,10 @@ import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {
-  /** Server id, for logs and error messages. */
+  /** Server id, for logs (and error messages, unless `name` is given). */
   id: string;
+  /** How error messages name the server, e.g. a custom server's display name with its id (default: `id`). */
+  name?: string;
   /** Where the server is; a function is called at each connect (custom servers resolve `$NAME` values then). */
   target: UpstreamTarget | (() => UpstreamTarget);
   log: Logger;
@@ -103,6 +105,11 @@ export class UpstreamClient {
 
   constructor(private readonly options: UpstreamClientOptions) {}
 
+  /** The server as error messages name it. */
+  private get named(): string {
+    return this.options.name ?? this.options.id;
+  }
+
   /** Connects and initializes now (otherwise the first call does); rejects with a GatewayError. */
   async open(signal?: AbortSignal): Promise<void> {
     await this.connected(signal);
@@ -118,9 +125,9 @@ export class UpstreamClient {
       const result = await client
         .listTools(cursor ? { cursor } : {}, { ...(signal ? { signal } : {}), timeout: this.connectTimeoutMs })
         .catch((error: unknown) => Promise.reject(this.failed(client, error, signal)));
-      definitionChars += JSON.stringify(refuseDeepResult(result, this.options.id, 'tools/list').tools).length;
+      definitionChars += JSON.stringify(refuseDeepResult(result, this.named, 'tools/list').tools).length;
       if (definitionChars > MAX_TOOL_DEFINITION_CHARS) {
-        throw new GatewayError('upstream_error', `${this.options.id} listed more than ${MAX_TOOL_DEFINITION_CHARS / 2 ** 20} MiB of tool definitions (descriptions and schemas); scigate reads no more, so its tools stay hidden`);
+        throw new GatewayError('upstream_error', `${this.named} listed more than ${MAX_TOOL_DEFINITION_CHARS / 2 ** 20} MiB of tool definitions (descriptions and schemas); scigate reads no more, so its tools stay hidden`);
       }
       tools.push(...result.tools);
       cursor = result.nextCursor;
@@ -129,7 +136,7 @@ export class UpstreamClient {
         return tools;
       }
     }
-    throw new GatewayError('upstream_error', `${this.options.id} kept paging tools/list past ${MAX_TOOL_PAGES} pages`);
+    throw new GatewayError('upstream_error', `${this.named} kept paging tools/list past ${MAX_TOOL_PAGES} pages`);
   }
 
   /** Calls a tool; rejects with a GatewayError (`upstream_timeout`, `upstream_unavailable`, `cancelled`, …). */
@@ -145,9 +152,9 @@ export class UpstreamClient {
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
       this.answered();
-      return parseCallToolResult(result, this.options.id);
+      return parseCallToolResult(result, this.named);
     } catch (error) {
-      throw outputSchemaRefusal(error, this.options.id, name) ?? this.timedOutOrFailed(client, error, options.signal);
+      throw outputSchemaRefusal(error, this.named, name) ?? this.timedOutOrFailed(client, error, options.signal);
     }
   }
 
@@ -167,7 +174,7 @@ export class UpstreamClient {
         timeout: options.timeoutMs ?? this.connectTimeoutMs,
       });
       this.answered();
-      return refuseDeepResult(result, this.options.id, request.method);
+      return refuseDeepResult(result, this.named, request.method);
     } catch (error) {
       throw this.timedOutOrFailed(client, error, options.signal);
     }
@@ -240,7 +247,7 @@ export class UpstreamClient {
   private async connected(signal?: AbortSignal): Promise<Client> {
     // Closed means removed from the catalog (or the gateway is stopping): a call that captured this
     // client before the removal finds its tool gone, as a fresh call would.
-    if (this.closed) throw new GatewayError('tool_unavailable', `${this.options.id} was removed or stopped; list the tools again.`);
+    if (this.closed) throw new GatewayError('tool_unavailable', `${this.named} was removed or stopped; list the tools again.`);
     if (this.gaveUp) throw this.gaveUp;
     if (this.client) return this.client;
     this.connecting ??= this.connect(signal).finally(() => {
@@ -261,7 +268,7 @@ export class UpstreamClient {
       if (this.client === client) {
         this.client = undefined;
         this.options.log.warn({ upstream: this.options.id }, 'upstream connection closed; it reconnects on the next call');
-        this.died(this.failures.get(client) ?? new GatewayError('upstream_unavailable', `${this.options.id} closed the connection`));
+        this.died(this.failures.get(client) ?? new GatewayError('upstream_unavailable', `${this.named} closed the connection`));
       }
     };
     let transport: Transport | undefined;
@@ -272,7 +279,7 @@ export class UpstreamClient {
       await client.connect(transport, { timeout: this.connectTimeoutMs });
     } catch (error) {
       await transport?.close().catch(() => {});
-      const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal, 'connect');
+      const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal, 'connect');
       // A missing login is no sign of a broken server: it does not count towards giving up.
       if (failure.code !== 'cancelled' && failure.code !== 'auth_required' && failure.code !== 'insufficient_scope') this.died(failure);
       throw failure;
@@ -293,7 +300,7 @@ export class UpstreamClient {
 
   /** Maps a failed request, preferring the violation that ended its connection over "connection closed". */
   private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
-    return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.options.id, signal);
+    return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal);
   }
 
   /** A request was answered: the failures and timeouts in a row start again from zero. */
@@ -314,7 +321,7 @@ export class UpstreamClient {
     if (++this.timeoutsInARow >= limit) {
       this.failConnection(client, new GatewayError(
         'upstream_unavailable',
-        `${this.options.id} answered none of its last ${limit} requests in time; scigate closed the connection and connects again (restarting a stdio server) on the next call.`,
+        `${this.named} answered none of its last ${limit} requests in time; scigate closed the connection and connects again (restarting a stdio server) on the next call.`,
         { retryable: true },
       ));
     }
@@ -341,7 +348,7 @@ export class UpstreamClient {
     if (limit === undefined || this.deaths < limit || this.gaveUp || this.closed) return;
     this.gaveUp = new GatewayError(
       'upstream_unavailable',
-      `${this.options.id} was stopped after ${this.deaths} failures in a row; the last: ${error.message}`,
+      `${this.named} was stopped after ${this.deaths} failures in a row; the last: ${error.message}`,
       { details: { failures: this.deaths } },
     );
     this.options.log.error({ upstream: this.options.id, failures: this.deaths, err: error.message }, 'upstream stopped after repeated failures');
@@ -353,11 +360,11 @@ export class UpstreamClient {
     // A POST's answer (streamable HTTP) or the event stream that carries every answer (SSE) broken
     // off mid-way: the requests waiting on it fail at once as upstream_unavailable.
     const onLost = (method: string, error: unknown) => {
-      if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.options.id, error));
+      if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.named, error));
     };
     const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => {
       const bounded = sizeBoundedFetch(lostResponseFetch(sameOriginRedirects(abortIsolatingFetch()), onLost), {
-        id: this.options.id,
+        id: this.named,
         maxMessageBytes,
         onViolation: (error) => this.failConnection(client, error),
       });
@@ -366,7 +373,7 @@ export class UpstreamClient {
     switch (target.kind) {
       case 'stdio':
         return new ProcessGroupStdioTransport({
-          ...target, id: this.options.id, maxLineBytes: maxMessageBytes, log: this.options.log, onFailure: (error) => this.failConnection(client, error),
+          ...target, id: this.named, maxLineBytes: maxMessageBytes, log: this.options.log, onFailure: (error) => this.failConnection(client, error),
           ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
           ...(this.options.processGroups ? { processGroups: this.options.processGroups } : {}),
         });

@@ -51,7 +51,8 @@ describe('an upstream answer nested past what the gateway can serialize', () => 
     const headers = { authorization: `Bearer ${gateway.token}` };
     await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.mcpUrl}/sources/${deepId}`), { requestInit: { headers } }));
     // One "MCP error -32603: " prefix: the client's own (featureHandlers.ts sends the message bare).
-    const refusal = (method: string) => new RegExp(`^MCP error -32603: custom-[0-9a-f]+ returned a ${method} result nested more than 256 levels deep; it is refused unread$`);
+    // The server is named as the admin named it, then by its Source ID.
+    const refusal = (method: string) => new RegExp(`^MCP error -32603: "Deep" \\(custom-[0-9a-f]+\\) returned a ${method} result nested more than 256 levels deep; it is refused unread$`);
     await expect(client.readResource({ uri: 'deep://one' })).rejects.toThrow(refusal('resources/read'));
     await expect(client.getPrompt({ name: 'deep' })).rejects.toThrow(refusal('prompts/get'));
     await client.close();

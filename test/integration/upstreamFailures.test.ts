@@ -67,6 +67,8 @@ describe('a hung custom server', () => {
     const pid = await pidOf();
     const hangs = [await call('hang'), await call('hang'), await call('hang')];
     expect(hangs.map((r) => r.structuredContent?.error?.code ?? r.content[0].text)).toEqual(Array(3).fill('upstream_timeout'));
+    // Named as the admin named it, not only by its Source ID.
+    expect(hangs[0].structuredContent.error.message).toMatch(/^"Hangs" \(custom-[0-9a-f]{12}\) did not answer within 1 s\.$/);
     const again = await pidOf();
     expect(again).not.toBe(pid);
     expect(await waitUntil(() => !isAlive(pid))).toBe(true);

@@ -1,4 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { sourceLabel } from '../../../catalog/index.js';
 import { GatewayError, cancelledBy, linkSignals } from '../../core/index.js';
 import type { Handler } from '../toolCall.js';
 
@@ -19,7 +20,7 @@ export function callUpstream(): Handler {
     await deadline.whenReleased(call.signal).catch(() => Promise.reject(cancelledBy(call.signal)));
     const attempt = deadline.timer(
       timeoutMs,
-      () => new GatewayError('upstream_timeout', `${tool.sourceId} did not answer within ${timeoutMs / 1000} s.`, { retryable: true }),
+      () => new GatewayError('upstream_timeout', `${sourceLabel(call.manifest)} did not answer within ${timeoutMs / 1000} s.`, { retryable: true }),
     );
     call.trail.attempted();
     const cancel = linkSignals([call.signal, attempt.signal]);

@@ -1,3 +1,4 @@
+import { sourceLabel } from '../../../catalog/index.js';
 import { GatewayError, QueueFull, cancelledBy, linkSignals, type Clock, type SlotLimiter } from '../../core/index.js';
 import type { SourceLimiters } from '../sourceLimiters.js';
 import type { ResolvedCall, Stage } from '../toolCall.js';
@@ -33,7 +34,7 @@ export function withLimit(deps: LimitDeps): Stage {
 
 /** Waits in the limiter's queue, at most the queue timeout; the wait goes to the audit trail. */
 async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimiter): Promise<() => void> {
-  const { tool, manifest: { limits } } = call;
+  const { manifest: { limits } } = call;
   const queuedAt = deps.clock.now();
   const timedOut = new AbortController();
   const waitOver = new AbortController();
@@ -43,12 +44,12 @@ async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimite
     return await limiter.acquire(giveUp.signal, { queueDepth: limits.queueDepth });
   } catch (error) {
     if (error instanceof QueueFull) {
-      throw new GatewayError('queue_full', `${tool.sourceId} has ${error.queued} calls queued already; try again shortly.`, { retryable: true });
+      throw new GatewayError('queue_full', `${sourceLabel(call.manifest)} has ${error.queued} calls queued already; try again shortly.`, { retryable: true });
     }
     if (call.signal.aborted) throw cancelledBy(call.signal);
     // The shared limits' engine (Redis) did not answer: its own retryable error says so.
     if (error instanceof GatewayError && !timedOut.signal.aborted) throw error;
-    throw new GatewayError('queue_timeout', `${tool.sourceId} stayed busy for ${limits.queueTimeoutMs} ms; try again later.`, {
+    throw new GatewayError('queue_timeout', `${sourceLabel(call.manifest)} stayed busy for ${limits.queueTimeoutMs} ms; try again later.`, {
       retryable: true,
     });
   } finally {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isErrorCode, type JsonValue, type McpToolResult, type SourceManifest } from '../../../catalog/index.js';
+import { isErrorCode, sourceLabel, type JsonValue, type McpToolResult, type SourceManifest } from '../../../catalog/index.js';
 import { GatewayError, type Clock } from '../../core/index.js';
 import { verifyEnvelope } from '../envelopeValidator.js';
 import type { Stage } from '../toolCall.js';
@@ -20,7 +20,7 @@ export function withNormalize(deps: NormalizeDeps): Stage {
     const { tool, manifest } = call;
     const raw = outcome.raw;
     // A custom tool's own error result is its answer (passed through as `isError`); a built-in's is classified.
-    if (raw.isError && tool.envelope === 'scientific') throw upstreamFailure(raw, tool.sourceId);
+    if (raw.isError && tool.envelope === 'scientific') throw upstreamFailure(raw, sourceLabel(manifest));
     const result =
       tool.envelope === 'scientific'
         ? verifyEnvelope(raw.structuredContent, manifest, tool.toolId)
@@ -29,10 +29,10 @@ export function withNormalize(deps: NormalizeDeps): Stage {
   };
 }
 
-function upstreamFailure(raw: CallToolResult, sourceId: string): GatewayError {
+function upstreamFailure(raw: CallToolResult, source: string): GatewayError {
   const wire = (raw.structuredContent as { error?: Record<string, unknown> } | undefined)?.error;
   if (wire && isErrorCode(wire.code) && typeof wire.message === 'string') {
-    return new GatewayError(wire.code, `${sourceId}: ${wire.message}`, {
+    return new GatewayError(wire.code, `${source}: ${wire.message}`, {
       retryable: wire.retryable === true,
       ...(typeof wire.retryAfterMs === 'number' ? { retryAfterMs: Math.max(0, Math.round(wire.retryAfterMs)) } : {}),
     });
@@ -41,7 +41,7 @@ function upstreamFailure(raw: CallToolResult, sourceId: string): GatewayError {
     .map((c) => (c.type === 'text' ? c.text : ''))
     .join(' ')
     .trim();
-  return new GatewayError('upstream_error', `${sourceId} reported an error: ${text || '(no message)'}`);
+  return new GatewayError('upstream_error', `${source} reported an error: ${text || '(no message)'}`);
 }
 
 function genericResult(raw: CallToolResult, manifest: SourceManifest, toolId: string, clock: Clock): McpToolResult {
