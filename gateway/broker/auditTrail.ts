@@ -26,6 +26,8 @@ export class AuditTrail {
   private readonly state: AuditFacts = {
     tool: null, attempts: 0, cacheHit: false, cacheMiss: false, queueWaitMs: 0, queued: false, sizeBytes: null, authorizationId: null, native: null,
   };
+  /** Writes the answer waits for besides the intent, their failures caught at once (never unhandled). */
+  private readonly writes: Array<Promise<{ failure?: unknown }>> = [];
 
   resolved(tool: GovernedTool): void {
     this.state.tool = tool;
@@ -65,6 +67,17 @@ export class AuditTrail {
 
   authorized(authorizationId: string): void {
     this.state.authorizationId = authorizationId;
+  }
+
+  /** The answer must also wait for this write (an authorization whose write the action overlapped). */
+  answerAfter(write: Promise<void>): void {
+    this.writes.push(write.then(() => ({}), (failure: unknown) => ({ failure })));
+  }
+
+  /** Resolves once every write the answer waits for is done, with the first failure if any. */
+  async writesDone(): Promise<{ failure?: unknown }> {
+    for (const outcome of await Promise.all(this.writes)) if (outcome.failure !== undefined) return outcome;
+    return {};
   }
 
   /** A copy of the facts so far. */

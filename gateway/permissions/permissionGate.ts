@@ -51,6 +51,13 @@ export interface AuthorizeInput {
   askClient?: ClientApprover;
   /** Called once when the action starts to wait for a human; `waitEnded` aborts when the wait is over. */
   onWaiting?: (request: PermissionRequestRecord, waitEnded: AbortSignal) => void;
+  /**
+   * For a caller whose answer waits for this write instead of its action (the broker: the answer
+   * waits for the call's intent anyway, docs/storage.md): an authorization made without asking
+   * anyone (always_allow, a Grant, the Inspector) is returned at once and its write handed here, so
+   * the action overlaps it. Without it, `authorize` resolves once the authorization is durable.
+   */
+  onDurable?: (write: Promise<void>) => void;
 }
 
 type Resolved = [Waiter, PermissionResolution, WaitOutcome];
@@ -87,10 +94,10 @@ export class PermissionGate {
     const releasesBefore = this.releases;
     const session = input.session ?? (await requireSession(this.deps.sessions, input.sessionId));
     const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
-    if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' });
-    if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' });
+    if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' }, input.onDurable);
+    if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' }, input.onDurable);
     const grant = await this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
-    if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id });
+    if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id }, input.onDurable);
     if (input.signal.aborted) throw cancelledBy(input.signal);
     // The call's own copy of the Session may predate a mode switch that would release it: read it now.
     if (input.session) return this.authorize({ ...input, session: undefined });
@@ -353,9 +360,15 @@ export class PermissionGate {
   }
 
   /** Appends one single-use authorization. */
-  private async appendAuthorization(a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>): Promise<PermissionAuthorizationRecord> {
+  /** Appends one authorization; resolves once it is durable, or at once when `onDurable` takes the write. */
+  private async appendAuthorization(
+    a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>,
+    onDurable?: (write: Promise<void>) => void,
+  ): Promise<PermissionAuthorizationRecord> {
     const record = newAuthorization({ ...a, id: this.deps.newId('pauth'), at: this.nowIso() });
-    await this.deps.store.addAuthorization(record);
+    const write = this.deps.store.addAuthorization(record);
+    if (onDurable) onDurable(write);
+    else await write;
     return record;
   }
 

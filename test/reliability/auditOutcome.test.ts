@@ -113,3 +113,33 @@ describe('no upstream result reaches the client before its intent is durable', (
     invocations.syncAll();
   });
 });
+
+describe('an authorization whose write the action overlapped', () => {
+  /** A handler that, like withPermission under always_allow, hands the answer an authorization write. */
+  const authorizedBy = (write: Promise<void>): Handler<AuditedRequest> => async (call) => {
+    call.trail.resolved(searchTool);
+    call.trail.authorized('pauth_1');
+    call.trail.answerAfter(write);
+    call.trail.attempted();
+    return { raw: rawOf(arxivResult()), result: arxivResult() };
+  };
+
+  it('holds the answer until that write is durable too, not only the intent', async () => {
+    let durable!: () => void;
+    const write = new Promise<void>((resolve) => (durable = resolve));
+    let settled = false;
+    const call = answered(authorizedBy(write), new MemoryInvocations(), 'inv_authorized').finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    durable();
+    expect(await call).toBe('ok');
+  });
+
+  it('answers storage_unavailable when that write fails, and the row says so', async () => {
+    const invocations = new MemoryInvocations();
+    const refused = Promise.reject(new GatewayError('storage_unavailable', 'journal refused', { retryable: true }));
+    expect(await answered(authorizedBy(refused), invocations, 'inv_unauthorized')).toBe('storage_unavailable');
+    expect(invocations.rows.map((r) => [r.id, r.errorCode, r.authorizationId])).toEqual([['inv_unauthorized', 'storage_unavailable', 'pauth_1']]);
+  });
+});
+

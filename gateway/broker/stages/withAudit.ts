@@ -25,7 +25,8 @@ const encoder = new TextEncoder();
 /**
  * Outermost stage: every call — success, failure, denial — is audited in two records. The intent
  * (who called what, with which arguments) is written when the call starts and its sync overlaps the
- * inner stages; no result is answered before the intent is durable, except a cache hit, which
+ * inner stages; no result is answered before the intent (and an authorization the permission stage
+ * appended without asking anyone) is durable, except a cache hit, which
  * reached no upstream (unless the store's last write failed: then a hit waits too, and is refused
  * while the store refuses). The completion (outcome, result blob) is written when the call ends and
  * becomes durable within the store's group-commit window; the answer does not wait for it. It
@@ -85,6 +86,14 @@ class StoreHealth {
       },
     );
   }
+
+  /** The same for writes whose outcome is a value already (AuditTrail.writesDone). */
+  watchOutcome(outcome: Promise<{ failure?: unknown }>): Promise<{ failure?: unknown }> {
+    return outcome.then((result) => {
+      this.failing = result.failure !== undefined;
+      return result;
+    });
+  }
 }
 
 /**
@@ -97,7 +106,8 @@ async function completeOrFail(
   deps: AuditDeps, store: StoreHealth, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending,
 ): Promise<Ending> {
   if (!call.trail.facts().cacheHit || store.failing) {
-    const { failure } = await intentDurable;
+    // The intent, and an authorization whose write the action overlapped (withPermission).
+    const failure = (await intentDurable).failure ?? (await store.watchOutcome(call.trail.writesDone())).failure;
     if (failure !== undefined) ending = unstored(deps, call, failure);
   }
   const resultBytes = encoder.encode(ending.error ? JSON.stringify({ error: ending.error.toJSON() }) : ending.json);

@@ -15,7 +15,8 @@ export interface PermissionDeps {
  * Nothing dangerous reaches an upstream without an authorization (seed §8). A dangerous call
  * (see permissions/dangerousActions.ts) asks the gate, which may wait for a human; the call's
  * deadline is held meanwhile, so the wait never counts against the tool's timeout. The
- * authorization — allowing or denying — is referenced by the call's Invocation row.
+ * authorization — allowing or denying — is referenced by the call's Invocation row; one made
+ * without asking anyone is written while the action runs, and the answer waits for that write.
  */
 export function withPermission(deps: PermissionDeps): Stage {
   return (next) => async (call) => {
@@ -33,6 +34,8 @@ export function withPermission(deps: PermissionDeps): Stage {
       deadline: call.deadline,
       ...(call.askClient ? { askClient: call.askClient } : {}),
       onWaiting: (request, waitEnded) => void reportWaiting({ call, request, waitEnded, clock: deps.clock }),
+      // The action overlaps the authorization's write; the answer waits for it, as for the intent.
+      onDurable: (write) => call.trail.answerAfter(write),
     });
     call.trail.authorized(authorization.id);
     if (!authorization.allowed) {

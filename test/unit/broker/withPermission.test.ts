@@ -40,6 +40,28 @@ describe('withPermission', () => {
     expect(call.trail.facts().authorizationId).toBe(h.store.authorizations[0]!.id);
   });
 
+  it('under always_allow the action does not wait for the authorization\'s write; the call carries the write for its answer', async () => {
+    const h = await createGateHarness();
+    await h.sessions.setApprovalMode('ses_perm', 'always_allow');
+    let durable!: () => void;
+    const add = h.store.addAuthorization.bind(h.store);
+    vi.spyOn(h.store, 'addAuthorization').mockImplementation(async (record) => {
+      await new Promise<void>((resolve) => (durable = resolve));
+      return add(record);
+    });
+    const next = passes();
+    const call = newResolvedCall({ tool: writeTool, toolName: writeTool.name, arguments: { text: 'x' }, session: (await h.sessions.get('ses_perm'))! });
+    await withPermission({ permissionGate: h.gate, clock: h.clock })(next)(call);
+    expect(next).toHaveBeenCalledOnce();
+    let written = false;
+    const writes = call.trail.writesDone().then((outcome) => ((written = true), outcome));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toBe(false);
+    durable();
+    expect(await writes).toEqual({});
+    expect(h.store.authorizations.map((a) => a.id)).toEqual([call.trail.facts().authorizationId]);
+  });
+
   it('a denied call stops with permission_denied (not retryable), keeps the authorization and never calls next', async () => {
     const h = await createGateHarness();
     const next = passes();
