@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startReplayServer, type ReplayServer } from '../fixtures/providers/replayServer.js';
 import { arxivReplay } from '../fixtures/providers/arxivReplay.js';
@@ -87,3 +88,66 @@ describe('kill -9 at a random moment during tool calls', () => {
     expect(rows.filter((row) => row.status === 'interrupted').length).toBeGreaterThan(0);
   });
 });
+
+describe('kill -9 during dangerous calls allowed without asking anyone (always_allow)', () => {
+  const hostile = fileURLToPath(new URL('../fixtures/servers/hostileServer.mjs', import.meta.url));
+
+  /** Calls the custom echo with text no other call used, until the gateway is killed. */
+  async function echoUntilKilled(client: Client, tool: string, next: { n: number }, answers: Answered[]): Promise<void> {
+    for (;;) {
+      const n = next.n++;
+      if (n > 400) return;
+      try {
+        const result = await client.callTool({ name: tool, arguments: { text: 'x'.repeat(n) } });
+        answers.push({ ...answerOf(result), at: performance.now() });
+      } catch {
+        return;
+      }
+    }
+  }
+
+  it('every answered call has its authorization on disk: the action overlapped its write, the answer did not', { timeout: 600_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'scigate-audit-crash-allow-'));
+    const dataDir = join(root, 'data');
+    const answered: Answered[] = [];
+    let tool = '';
+    for (let round = 0; round < 3; round++) {
+      gateway = await startGateway(dataDir, env());
+      if (round === 0) {
+        const created = await gateway.api.post('/api/mcp/servers', {
+          name: 'Echo', transport: 'stdio', command: process.execPath, args: [hostile], enabled: true, limits: { concurrency: 4, queueDepth: 16 },
+        });
+        expect(created.status).toBe(201);
+        tool = created.body.server.tools.find((t: any) => t.upstreamName === 'echo').name;
+      }
+      const names = [0, 1, 2, 3].map((i) => `allow-${round}-${i}`);
+      const clients = await Promise.all(names.map((name) => gateway!.connect(name)));
+      const { body } = await gateway.api.get('/api/sessions');
+      for (const session of body.sessions.filter((s: any) => names.includes(s.clientName))) {
+        expect((await gateway.api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' })).status).toBe(200);
+      }
+      const answers: Answered[] = [];
+      const next = { n: 1 };
+      const workers = clients.map((client) => echoUntilKilled(client, tool, next, answers));
+      await expect.poll(() => answers.length, { timeout: 60_000 }).toBeGreaterThan(3);
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 400));
+      await gateway.kill9();
+      await Promise.all(workers);
+      answered.push(...answers);
+    }
+    gateway = await startGateway(dataDir, env());
+    const { body } = await gateway.api.get('/api/sessions');
+    const authorized = new Set<string>();
+    for (const session of body.sessions) {
+      const listed = await gateway.api.get(`/api/sessions/${session.id}/authorizations`);
+      for (const a of listed.body.authorizations) authorized.add(a.invocationId);
+    }
+    const audit = await auditedInvocations(gateway.api);
+    expect(answered.filter((a) => a.code === 'ok').length).toBeGreaterThan(12);
+    for (const answer of answered) {
+      expect(audit.get(answer.invocationId), `call ${answer.invocationId} was answered but has no audit row`).toBeDefined();
+      expect(authorized.has(answer.invocationId), `call ${answer.invocationId} was answered but its authorization was lost`).toBe(true);
+    }
+  });
+});
+
