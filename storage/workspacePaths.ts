@@ -8,7 +8,7 @@ export const PART_SUFFIX = '.part';
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function refused(path: string, why: string): GatewayError {
-  // The caller names the argument (GatewayError.about): a download's destinationPath, an extraction's path.
+  // The caller names the argument (aboutArgument): a download's destinationPath, an extraction's path.
   return new GatewayError('invalid_input', `The path "${path.slice(0, 200)}" is refused: ${why}. Give a relative path inside the session workspace, like "downloads/paper.pdf".`);
 }
 

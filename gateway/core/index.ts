@@ -1,4 +1,5 @@
 export { GatewayError, aboutArgument } from './gatewayError.js';
+export { isPlainObject } from './plainObject.js';
 export type { WireError } from './gatewayError.js';
 export { systemClock, cancelledBy } from './clock.js';
 export type { Clock } from './clock.js';

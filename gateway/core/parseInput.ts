@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { describeZodError } from '../../catalog/index.js';
 import { GatewayError } from './gatewayError.js';
+import { isPlainObject } from './plainObject.js';
 
 /**
  * Parses input at a boundary (request body, config file) with a zod schema; a failure is
@@ -15,10 +16,6 @@ export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
     throw new GatewayError('invalid_input', `Expected a JSON object, got ${kindOf(input)}.`, { details: { field } });
   }
   throw new GatewayError('invalid_input', field ? `${field}: ${message}` : message, { details: { field } });
-}
-
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function kindOf(value: unknown): string {

@@ -4,6 +4,7 @@ import {
 } from '../../catalog/index.js';
 import { GatewayError, parseInput } from '../core/index.js';
 import { customToolId } from '../registry/index.js';
+import { customServerLabel } from './customClients.js';
 import { applySecretEdits } from './secretEdits.js';
 
 const STDIO_FIELDS = ['command', 'args', 'cwd', 'env'] as const;
@@ -77,7 +78,7 @@ export function assertServerSet(servers: readonly CustomServerConfig[], fieldOf:
   for (const server of servers) {
     const folded = serverNameKey(server.name);
     const other = byName.get(folded);
-    if (other) throw invalid(fieldOf(server), `the name "${server.name}" is already used by "${other.name}" (${other.id}); names are compared ignoring case and spaces`);
+    if (other) throw invalid(fieldOf(server), `the name "${server.name}" is already used by ${customServerLabel(other)}; names are compared ignoring case and spaces`);
     byName.set(folded, server);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ContentBlockSchema, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { describeZodError } from '../../catalog/index.js';
-import { GatewayError } from '../core/index.js';
+import { GatewayError, isPlainObject } from '../core/index.js';
 import { refuseDeepResult } from './deepResults.js';
 
 /**
@@ -48,10 +48,6 @@ function isPlainText(block: unknown): boolean {
   if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
   for (const key in block) if (!PLAIN_TEXT_KEYS.has(key)) return false;
   return true;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -88,6 +88,13 @@ describe('every byte a stdio upstream sends is bounded', () => {
     expect(again).not.toBe(pid);
   });
 
+  it('without maxTimeoutsInARow (built-in sources, whose timeouts are a slow provider\'s) timeouts never end the connection', async () => {
+    const client = clientFor(stdio());
+    const pid = Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })));
+    for (let i = 0; i < 4; i++) await expect(client.callTool('hang', {}, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'upstream_timeout' });
+    expect(Number(textOf(await client.callTool('pid', {}, { timeoutMs: 20_000 })))).toBe(pid);
+  });
+
   it('a server that hangs again after every restart is stopped for good after N failures in a row, naming the timeouts', async () => {
     const client = clientFor(stdio(), { maxConsecutiveFailures: 2, maxTimeoutsInARow: 3 });
     for (let i = 0; i < 6; i++) await client.callTool('hang', {}, { timeoutMs: 300 }).catch(() => {});
