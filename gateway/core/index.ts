@@ -27,7 +27,7 @@ export type { RequestPacer } from './requestPacers.js';
 export { EventHub } from './eventHub.js';
 export type { EventRelay, GatewayEvent, RelayedEvent } from './eventHub.js';
 export { parseInput } from './parseInput.js';
-export { sha256Hex } from './sha256.js';
+export { sha256Bytes, sha256Hex } from './sha256.js';
 export { MAX_ARGUMENT_DEPTH, MAX_RESULT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
 export { linkSignals } from './linkedSignal.js';
 export { StoppableWork } from './stoppableWork.js';

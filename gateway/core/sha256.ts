@@ -8,3 +8,7 @@ import * as crypto from 'node:crypto';
  */
 export const sha256Hex: (bytes: Uint8Array) => string =
   typeof crypto.hash === 'function' ? (bytes) => crypto.hash('sha256', bytes, 'hex') : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+/** sha256 of bytes, or of a string's UTF-8, as the 32 raw bytes (one-shot where Node has it, as above). */
+export const sha256Bytes: (data: string | Uint8Array) => Buffer =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'buffer') : (data) => crypto.createHash('sha256').update(data).digest();

@@ -1,16 +1,24 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
+  CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolRequest, type CallToolResult, type CompleteRequest, type CompleteResult, type GetPromptRequest, type GetPromptResult,
   type ListPromptsResult, type ListResourceTemplatesResult, type ListResourcesResult, type ListToolsResult, type LoggingLevel, type ReadResourceResult,
   type ServerCapabilities, type ServerNotification, type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { sharedSchemaValidator } from '../core/index.js';
 import { rpcError } from './rpcError.js';
 import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from '../handshake/index.js';
+
+/**
+ * tools/call as the Protocol routes it: by method alone. Both edges check the whole request against
+ * CallToolRequestSchema before the Protocol sees it (checkRpcMessage, which answers a bad one
+ * -32602 in words), so the Protocol's own full parse would only repeat that work on every call.
+ */
+const EDGE_CHECKED_TOOL_CALL = z.looseObject({ method: z.literal('tools/call') });
 
 /** The SDK's per-request context (signal, notifications, the client's capabilities). */
 export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -104,9 +112,8 @@ export function createSessionServer(options: SessionServerOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => (await ready()).listTools());
   // Registered on the Protocol, not through Server.setRequestHandler: the Server's tools/call wrapper
   // parses the request twice more and the gateway's own result once (zod, about 25 us a call on the
-  // answer's path). The Protocol still parses the request; the edges checked it before
-  // (checkRpcMessage), and the result is built to CallToolResult's shape by the listener.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => (await ready()).callTool(request, extra));
+  // answer's path); the result is built to CallToolResult's shape by the listener.
+  Protocol.prototype.setRequestHandler.call(server, EDGE_CHECKED_TOOL_CALL, async (request, extra) => (await ready()).callTool(request as CallToolRequest, extra));
   if (declared.resources) serveResources(server, ready, declared.resources.subscribe === true);
   if (declared.prompts) {
     server.setRequestHandler(ListPromptsRequestSchema, async () => (await ready()).listPrompts?.() ?? { prompts: [] });

@@ -1,15 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { json, type RequestHandler, type Response } from 'express';
-import { GatewayError } from '../core/index.js';
+import { GatewayError, sha256Bytes } from '../core/index.js';
 import { httpStatusOf, sendHttpError } from './httpErrors.js';
 import { sendRpcError } from './rpcErrors.js';
 
 /** Hosts a loopback-bound gateway answers to; anything else is a DNS-rebinding attempt. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
-
-/** Hashed before a constant-time comparison, so lengths leak nothing either. */
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** The admin token in force now: a running gateway follows its file (`scigate token --rotate`). */
 export type CurrentToken = () => string;
@@ -33,13 +30,14 @@ export const BEARER_CHALLENGE = 'Bearer realm="scigate"';
 
 /** Decides an `Authorization` header against the token: undefined when it may pass, else why not (401). */
 export function bearerCheck(token: CurrentToken): (authorization: string | undefined) => GatewayError | undefined {
-  // The token's digest once per token, not per request (every tool call passes here).
-  let expected = { token: '', digest: Buffer.alloc(0) };
+  // Both sides hashed before the constant-time comparison, so lengths leak nothing either; the
+  // token's digest once per token, not per request (every tool call passes here).
+  let expected: { token: string; digest: Uint8Array } = { token: '', digest: new Uint8Array(0) };
   return (authorization) => {
     const now = token();
-    if (expected.token !== now) expected = { token: now, digest: digest(now) };
+    if (expected.token !== now) expected = { token: now, digest: sha256Bytes(now) };
     const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-    if (match && timingSafeEqual(digest(match[1]!.trim()), expected.digest)) return undefined;
+    if (match && timingSafeEqual(sha256Bytes(match[1]!.trim()), expected.digest)) return undefined;
     return new GatewayError(
       'unauthorized',
       match
