@@ -1,23 +1,12 @@
-import { open, readFile, rm, stat, utimes } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { open, rm, stat, utimes } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../gateway/core/index.js';
 import { FILE_MODE } from './atomicWrite.js';
+import { parseHolder, pidAlive, placeOf, sameHolder, thisProcess, type Holder } from './lockHolder.js';
 
 /** The file in a data directory that names the process holding its embedded store. */
 export const LOCK_FILE = 'scigate.lock';
-
-/** Who holds the lock: enough to tell a live holder from a dead one whose pid was reused. */
-interface Holder {
-  pid: number;
-  /** The holder's start time in clock ticks since boot (Linux `/proc/<pid>/stat`), null where unknown. */
-  started: string | null;
-  /** Its host name: another container or machine on a shared volume, whose pids mean nothing here. */
-  host: string | null;
-  command: string;
-  since: string;
-}
 
 export interface DataDirLock {
   /** Stops the heartbeat and removes the file if it still names this process. */
@@ -25,31 +14,42 @@ export interface DataDirLock {
 }
 
 export interface DataDirLockOptions {
-  /** How often the holder touches the file (default 10 s); a holder on another host is gone after three missed. */
+  /**
+   * How often the holder touches the file (default 2 s). A holder whose pid cannot be checked from
+   * here is gone after 5 missed touches on this host name, 15 on another host.
+   */
   heartbeatMs?: number;
+  /** Told, in words, when the lock waits to see whether a holder elsewhere still touches the file. */
+  onWait?: (message: string) => void;
 }
 
-const DEFAULT_HEARTBEAT_MS = 10_000;
+const DEFAULT_HEARTBEAT_MS = 2000;
+/** Missed touches after which a holder judged by its heartbeat is gone: another host's clock and file cache get more. */
+const MISSED_TOUCHES = { 'same-host': 5, 'other-host': 15 } as const;
 /** How long a lock file may stay empty (its holder is writing it) before it counts as abandoned. */
 const WRITING_GRACE_MS = 2000;
+/** How long a takeover may take before its guard file counts as left by a process that died during it. */
+const TAKEOVER_GRACE_MS = 10_000;
 
 /**
  * One process per embedded store. Two gateways on one data directory would each hold the database
  * in memory and checkpoint over the other's writes, interleave their audit lines, and the second
  * would mark the first one's running calls `interrupted` as it starts. The lock is a file naming its
  * holder; a holder that is gone (crashed, killed, the machine rebooted) leaves a stale file that the
- * next start takes over. On this host that is decided by the holder's pid and start time (this
- * process's own pid counts as gone: a container restarts its gateway as the same pid 1); a holder on
- * another host (a second container on a shared volume) is alive while it touches the file. (Two
- * processes taking over one stale file in the same instant can both win; the lock guards against a
- * second gateway started by mistake, not against that race.)
+ * next start takes over.
+ * - A holder that shares this process's host, boot and pid namespace is judged by its pid and start
+ *   time (this process's own pid counts as gone).
+ * - Any other holder is alive while it touches the file. That includes this very container after a
+ *   restart (a new pid namespace, where the gateway is pid 1 again) and a second container on the
+ *   same volume that shares the host name: the lock watches the file until it is touched (alive:
+ *   refused) or the holder has missed its touches (gone: taken over).
+ * Processes that find the same stale file at once take it over one at a time (`takeOver`).
  */
 export async function lockDataDir(dataDir: string, options: DataDirLockOptions = {}): Promise<DataDirLock> {
   const path = join(dataDir, LOCK_FILE);
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   // What the holder runs, for the message a second process gets: "scigate.js serve".
-  const command = process.argv.slice(1, 3).map((arg) => basename(arg)).join(' ');
-  const me: Holder = { pid: process.pid, started: (await procStat(process.pid))?.started ?? null, host: hostname(), command, since: new Date().toISOString() };
+  const me = await thisProcess(process.argv.slice(1, 3).map((arg) => basename(arg)).join(' '));
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(path, 'wx', FILE_MODE);
@@ -58,23 +58,100 @@ export async function lockDataDir(dataDir: string, options: DataDirLockOptions =
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 50) throw error;
     }
-    const holder = await readHolder(path);
-    if (holder === 'gone') continue;
-    const ageMs = Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0);
+    const found = await readLock(path);
+    if (found === 'gone') continue;
+    const { holder } = found;
     if (holder === 'unreadable') {
       // Another process may be between creating the file and writing it: give it a moment.
-      if (ageMs < WRITING_GRACE_MS) {
+      if (found.ageMs < WRITING_GRACE_MS) {
         await sleep(100);
         continue;
       }
-    } else if (await isAlive(holder, ageMs, heartbeatMs)) {
-      throw inUse(dataDir, holder, path, ageMs);
+    } else {
+      const place = await placeOf(holder);
+      const verdict = place === 'here' ? (await pidAlive(holder) ? 'alive' : 'gone') : await watchHeartbeat(path, found, MISSED_TOUCHES[place] * heartbeatMs, heartbeatMs, options.onWait);
+      if (verdict === 'alive') throw inUse(dataDir, holder, path, place);
+      if (verdict === 'replaced') continue;
     }
-    await rm(path, { force: true });
+    await takeOver(path, found);
   }
 }
 
-/** The lock as held: touched every `heartbeatMs` (for processes on other hosts) until released. */
+/** A lock file as read: its holder, how long ago it was touched, and what tells this file from a later one. */
+interface FoundLock {
+  holder: Holder | 'unreadable';
+  ageMs: number;
+  text: string;
+  inode: number;
+  touchedMs: number;
+}
+
+async function readLock(path: string): Promise<FoundLock | 'gone'> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
+  try {
+    const [info, text] = [await handle.stat(), await handle.readFile('utf8')];
+    return { holder: parseHolder(text), ageMs: Date.now() - info.mtimeMs, text, inode: info.ino, touchedMs: info.mtimeMs };
+  } finally {
+    await handle.close();
+  }
+}
+
+const sameFile = (a: FoundLock, b: FoundLock) => a.inode === b.inode && a.text === b.text;
+
+/**
+ * A holder judged by its heartbeat: `alive` once it touches the file after `found`, `gone` once the
+ * file has gone `graceMs` untouched, `replaced` if another process removed or replaced the file
+ * meanwhile (judge again). Waits at most until the grace runs out.
+ */
+async function watchHeartbeat(path: string, found: FoundLock, graceMs: number, heartbeatMs: number, onWait?: (message: string) => void): Promise<'alive' | 'gone' | 'replaced'> {
+  if (found.ageMs >= graceMs) return 'gone';
+  const holder = found.holder as Holder;
+  onWait?.(
+    `${path} names pid ${holder.pid} on host ${holder.host ?? 'unknown'}, whose pid cannot be checked from here; waiting up to ` +
+      `${Math.ceil((graceMs - found.ageMs) / 1000)} s to see whether it still touches the file (it does every ${heartbeatMs / 1000} s while it runs).`,
+  );
+  for (;;) {
+    await sleep(Math.min(500, Math.max(10, heartbeatMs / 4)));
+    const now = await readLock(path);
+    if (now === 'gone' || !sameFile(now, found)) return 'replaced';
+    if (now.touchedMs !== found.touchedMs) return 'alive';
+    if (now.ageMs >= graceMs) return 'gone';
+  }
+}
+
+/**
+ * Removes a lock file judged stale, if it still is that file. Without care two processes that judged
+ * it stale at once could both win: the second one's removal would delete the lock the first had just
+ * written. So removals take turns behind a guard file, and under the guard the lock is removed only if
+ * it is the file judged (same inode, same text, not touched since). A guard left by a process that
+ * died mid-takeover is cleared after TAKEOVER_GRACE_MS.
+ */
+async function takeOver(path: string, judged: FoundLock): Promise<void> {
+  const guard = `${path}.takeover`;
+  try {
+    await (await open(guard, 'wx', FILE_MODE)).close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const guardAgeMs = Date.now() - ((await stat(guard).catch(() => undefined))?.mtimeMs ?? Date.now());
+    if (guardAgeMs > TAKEOVER_GRACE_MS) await rm(guard, { force: true });
+    else await sleep(50);
+    return;
+  }
+  try {
+    const now = await readLock(path);
+    if (now !== 'gone' && sameFile(now, judged) && now.touchedMs === judged.touchedMs) await rm(path, { force: true });
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
+/** The lock as held: touched every `heartbeatMs` (for holders that cannot check its pid) until released. */
 function held(path: string, me: Holder, heartbeatMs: number): DataDirLock {
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -84,70 +161,18 @@ function held(path: string, me: Holder, heartbeatMs: number): DataDirLock {
   return {
     release: async () => {
       clearInterval(heartbeat);
-      const holder = await readHolder(path);
-      if (typeof holder === 'object' && holder.pid === me.pid && holder.since === me.since) await rm(path, { force: true });
+      const found = await readLock(path);
+      if (found !== 'gone' && found.holder !== 'unreadable' && sameHolder(found.holder, me)) await rm(path, { force: true });
     },
   };
 }
 
-async function readHolder(path: string): Promise<Holder | 'gone' | 'unreadable'> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw error;
-  }
-  try {
-    const holder = JSON.parse(text) as Partial<Holder>;
-    if (Number.isInteger(holder.pid) && holder.pid! > 0) {
-      return {
-        pid: holder.pid!, started: holder.started ?? null, host: holder.host ?? null,
-        command: String(holder.command ?? 'scigate'), since: String(holder.since ?? ''),
-      };
-    }
-  } catch {
-    // Falls through: a file cut short or not ours is unreadable.
-  }
-  return 'unreadable';
-}
-
-/**
- * On another host: alive while it touches the file (three heartbeats' grace). Here: the pid runs,
- * is not a zombie, is not this process, and (where /proc tells) started when the holder did.
- */
-async function isAlive(holder: Holder, ageMs: number, heartbeatMs: number): Promise<boolean> {
-  if (onOtherHost(holder)) return ageMs < 3 * heartbeatMs;
-  if (holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const stat = await procStat(holder.pid);
-  if (!stat) return true;
-  if (stat.state === 'Z' || stat.state === 'X') return false;
-  return holder.started === null || holder.started === stat.started;
-}
-
-/** State and start time from `/proc/<pid>/stat` (fields 3 and 22); undefined without /proc. */
-async function procStat(pid: number): Promise<{ state: string; started: string } | undefined> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  if (!text) return undefined;
-  // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', started: fields[19] ?? '' };
-}
-
-/** A holder that named another host: its pid means nothing here (another container, another machine). */
-function onOtherHost(holder: Holder): boolean {
-  return holder.host !== null && holder.host !== hostname();
-}
-
-function inUse(dataDir: string, holder: Holder, path: string, ageMs: number): GatewayError {
-  const who = onOtherHost(holder)
-    ? `a scigate process on host ${holder.host} (pid ${holder.pid}, ${holder.command}; it touched the lock ${Math.round(ageMs / 1000)} s ago)`
-    : `another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since})`;
+function inUse(dataDir: string, holder: Holder, path: string, place: 'here' | 'same-host' | 'other-host'): GatewayError {
+  const who = {
+    here: `another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since})`,
+    'same-host': `a scigate process in another container on host ${holder.host} (pid ${holder.pid} there, ${holder.command}, since ${holder.since}; it still touches the lock)`,
+    'other-host': `a scigate process on host ${holder.host} (pid ${holder.pid}, ${holder.command}, since ${holder.since}; it still touches the lock)`,
+  }[place];
   return new GatewayError(
     'conflict',
     `The data directory ${dataDir} is in use by ${who}. Stop that process, or give this one its own --data-dir (SCIGATE_DATA_DIR). ` +

@@ -49,7 +49,7 @@ type EmbeddedStorage = Storage & EncryptedStores & { database: SqlDatabase; audi
  */
 export async function openStorage(options: OpenStorageOptions): Promise<EmbeddedStorage> {
   await ensurePrivateDir(options.dataDir);
-  const lock = await lockDataDir(options.dataDir);
+  const lock = await lockDataDir(options.dataDir, { onWait: (message) => options.log.warn({ dataDir: options.dataDir }, message) });
   try {
     const storage = await openLocked(options);
     return { ...storage, close: () => storage.close().finally(() => lock.release()) };

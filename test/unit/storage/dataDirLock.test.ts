@@ -71,14 +71,53 @@ describe('the data directory lock', () => {
     await expectTakenOver();
   });
 
-  it('a holder on another host (a second container on a shared volume) counts while it touches the file', async () => {
+  /** Touches the lock file every `everyMs`, as a live holder elsewhere does, until the returned function is called. */
+  function keepTouching(everyMs: number): () => void {
+    const timer = setInterval(() => {
+      const now = new Date();
+      void utimes(lockPath, now, now).catch(() => {});
+    }, everyMs);
+    return () => clearInterval(timer);
+  }
+
+  it('a holder on another host (a second container on a shared volume) is alive while it touches the file', async () => {
     await holderFile({ pid: 1, started: '5', host: 'container-b' });
-    await expect(lockDataDir(dir)).rejects.toMatchObject({
+    const stop = keepTouching(20);
+    const waits: string[] = [];
+    await expect(lockDataDir(dir, { heartbeatMs: 20, onWait: (m) => waits.push(m) })).rejects.toMatchObject({
       code: 'conflict',
-      message: expect.stringMatching(/in use by a scigate process on host container-b \(pid 1, scigate\.js serve; it touched the lock \d+ s ago\)/),
+      message: expect.stringContaining('in use by a scigate process on host container-b (pid 1, scigate.js serve, since 2026-12-04T10:00:00.000Z; it still touches the lock)'),
     });
+    expect(waits).toEqual([expect.stringMatching(/names pid 1 on host container-b, whose pid cannot be checked from here; waiting up to \d+ s/)]);
+    stop();
+    // Stopped touching: gone once it has missed 15 touches (0.3 s here), with no need to wait the minute.
+    const lock = await lockDataDir(dir, { heartbeatMs: 20 });
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lock.release();
+    await holderFile({ pid: 1, started: '5', host: 'container-b' });
     await untouchedForAMinute();
     await expectTakenOver();
+  });
+
+  it('a holder on this host name in another pid namespace (this container before a restart, or a second one) is judged by its touches, not its pid', async () => {
+    const probe = await lockDataDir(dir);
+    const me = JSON.parse(await readFile(lockPath, 'utf8'));
+    await probe.release();
+    expect(me.pidSpace).toEqual(expect.stringMatching(/^\S+ pid:\[\d+\]$/));
+    // Pid 1 in another container: here it names another process (or none), which must not decide.
+    const otherNamespace = { pid: 1, started: '5', host: me.host, pidSpace: `${me.pidSpace.split(' ')[0]} pid:[1]` };
+    await holderFile(otherNamespace);
+    const stop = keepTouching(20);
+    await expect(lockDataDir(dir, { heartbeatMs: 20 })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`in use by a scigate process in another container on host ${me.host} (pid 1 there,`),
+    });
+    stop();
+    // This container restarted after a crash: its old lock stops being touched and is taken over after 5 missed touches.
+    await holderFile(otherNamespace);
+    const lock = await lockDataDir(dir, { heartbeatMs: 20 });
+    expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lock.release();
   });
 
   it('the holder touches its lock file while it holds it, and stops once released', async () => {
@@ -98,5 +137,54 @@ describe('the data directory lock', () => {
     const again = await lockDataDir(dir);
     await again.release();
     await expect(readFile(lockPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('the data directory lock under contention', () => {
+  const LOCK_MODULE = new URL('../../../dist/storage/dataDirLock.js', import.meta.url).href;
+  /**
+   * One contender: a process that waits for the agreed instant, tries the lock, says `won` or
+   * `lost <code>`, and holds a won lock until its stdin closes (once every contender has decided).
+   */
+  const CONTENDER = `
+    const { lockDataDir } = await import(process.argv[1]);
+    const [dir, goAt] = [process.argv[2], Number(process.argv[3])];
+    const closed = new Promise((resolve) => process.stdin.on('end', resolve).resume());
+    while (Date.now() < goAt);
+    try {
+      const lock = await lockDataDir(dir);
+      console.log('won');
+      await closed;
+      await lock.release();
+    } catch (error) {
+      console.log('lost ' + error.code);
+    }`;
+
+  async function contend(count: number): Promise<string[]> {
+    const goAt = Date.now() + 1500;
+    const running = Array.from({ length: count }, () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', CONTENDER, LOCK_MODULE, dir, String(goAt)], { stdio: ['pipe', 'pipe', 'inherit'] });
+      children.push(child);
+      const decided = new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (chunk) => (out += chunk) && out.includes('\n') && resolve(out.trim()));
+        child.once('exit', () => resolve(out.trim()));
+      });
+      return { child, decided };
+    });
+    const outcomes = await Promise.all(running.map((r) => r.decided));
+    await Promise.all(running.map(({ child }) => new Promise((resolve) => (child.once('exit', resolve), child.stdin!.end()))));
+    return outcomes;
+  }
+
+  it('exactly one of several processes taking over the same stale lock at once wins', { timeout: 120_000 }, async () => {
+    const exited = spawn('true', { stdio: 'ignore' });
+    await new Promise((resolve) => exited.once('exit', resolve));
+    for (let round = 0; round < 5; round++) {
+      await holderFile({ pid: exited.pid, started: '1' });
+      const outcomes = await contend(6);
+      expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+      expect(outcomes.filter((o) => o !== 'won')).toEqual(Array(5).fill('lost conflict'));
+    }
   });
 });
