@@ -56,7 +56,8 @@ export async function lockDataDir(dataDir: string, options: DataDirLockOptions =
       await handle.writeFile(JSON.stringify(me)).finally(() => handle.close());
       return held(path, me, heartbeatMs);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 50) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (attempt >= 50) throw new GatewayError('conflict', `The lock file ${path} kept changing while this process tried to take it: other processes are starting on ${dataDir}. Start one scigate per data directory.`);
     }
     const found = await readLock(path);
     if (found === 'gone') continue;
@@ -134,14 +135,17 @@ async function watchHeartbeat(path: string, found: FoundLock, graceMs: number, h
  */
 async function takeOver(path: string, judged: FoundLock): Promise<void> {
   const guard = `${path}.takeover`;
-  try {
-    await (await open(guard, 'wx', FILE_MODE)).close();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  for (;;) {
+    try {
+      await (await open(guard, 'wx', FILE_MODE)).close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // Another process is taking over (a matter of milliseconds), or died doing it.
     const guardAgeMs = Date.now() - ((await stat(guard).catch(() => undefined))?.mtimeMs ?? Date.now());
     if (guardAgeMs > TAKEOVER_GRACE_MS) await rm(guard, { force: true });
     else await sleep(50);
-    return;
   }
   try {
     const now = await readLock(path);

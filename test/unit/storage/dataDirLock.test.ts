@@ -120,6 +120,18 @@ describe('the data directory lock', () => {
     await lock.release();
   });
 
+  it('a takeover left half-done by a process that died waits out its guard, then goes ahead', { timeout: 30_000 }, async () => {
+    const exited = spawn('true', { stdio: 'ignore' });
+    await new Promise((resolve) => exited.once('exit', resolve));
+    await holderFile({ pid: exited.pid, started: '1' });
+    const guard = `${lockPath}.takeover`;
+    await writeFile(guard, '');
+    const sixSecondsAgo = new Date(Date.now() - 6000);
+    await utimes(guard, sixSecondsAgo, sixSecondsAgo);
+    await expectTakenOver();
+    await expect(stat(guard)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('the holder touches its lock file while it holds it, and stops once released', async () => {
     const lock = await lockDataDir(dir, { heartbeatMs: 20 });
     await untouchedForAMinute();
