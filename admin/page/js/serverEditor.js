@@ -21,7 +21,7 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
   const form = h('form', { class: 'card editor', 'aria-labelledby': 'editor-title', novalidate: true },
     h('h3', { id: 'editor-title' }, editing ? `Edit ${server.name}` : 'Add a custom server'),
     field('Name', c.name), field('Transport', c.transport),
-    field('Tool timeout (seconds, 1–600)', c.timeout, 'Required: every call to this server ends after this long.'),
+    field('Tool timeout (seconds, 1–600)', c.timeout, 'Required: every call to this server ends after this long. After 3 calls in a row run out of it, the server is taken for hung and its connection restarted, so give a slow server more.'),
     h('div', { class: 'field check' }, c.enabled, h('label', { for: c.enabled.id }, 'Enabled (agents may use this server once its tools are discovered)')),
     c.stdioPart, c.httpPart, formError,
     h('div', { class: 'actions' },
