@@ -70,7 +70,7 @@ export async function lockDataDir(dataDir: string, options: DataDirLockOptions =
       }
     } else {
       const place = await placeOf(holder);
-      const verdict = place === 'here' ? (await pidAlive(holder) ? 'alive' : 'gone') : await watchHeartbeat(path, found, MISSED_TOUCHES[place] * heartbeatMs, heartbeatMs, options.onWait);
+      const verdict = place === 'here' ? (await pidAlive(holder) ? 'alive' : 'gone') : await watchHeartbeat(path, found, place, heartbeatMs, options.onWait);
       if (verdict === 'alive') throw inUse(dataDir, holder, path, place);
       if (verdict === 'replaced') continue;
     }
@@ -110,12 +110,16 @@ const sameFile = (a: FoundLock, b: FoundLock) => a.inode === b.inode && a.text =
  * file has gone `graceMs` untouched, `replaced` if another process removed or replaced the file
  * meanwhile (judge again). Waits at most until the grace runs out.
  */
-async function watchHeartbeat(path: string, found: FoundLock, graceMs: number, heartbeatMs: number, onWait?: (message: string) => void): Promise<'alive' | 'gone' | 'replaced'> {
+async function watchHeartbeat(
+  path: string, found: FoundLock, place: 'same-host' | 'other-host', heartbeatMs: number, onWait?: (message: string) => void,
+): Promise<'alive' | 'gone' | 'replaced'> {
+  const graceMs = MISSED_TOUCHES[place] * heartbeatMs;
   if (found.ageMs >= graceMs) return 'gone';
   const holder = found.holder as Holder;
+  const where = place === 'same-host' ? `in another pid namespace on this host, ${holder.host} (another container, or this one before it restarted)` : `on host ${holder.host}`;
   onWait?.(
-    `${path} names pid ${holder.pid} on host ${holder.host ?? 'unknown'}, whose pid cannot be checked from here; waiting up to ` +
-      `${Math.ceil((graceMs - found.ageMs) / 1000)} s to see whether it still touches the file (it does every ${heartbeatMs / 1000} s while it runs).`,
+    `${path} names pid ${holder.pid} ${where}; waiting up to ${Math.ceil((graceMs - found.ageMs) / 1000)} s to see whether it still ` +
+      `touches the file (it does every ${heartbeatMs / 1000} s while it runs).`,
   );
   for (;;) {
     await sleep(Math.min(500, Math.max(10, heartbeatMs / 4)));
