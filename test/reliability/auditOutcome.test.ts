@@ -40,7 +40,13 @@ const succeeds: Handler<AuditedRequest> = async (call) => {
 };
 const upstreamFails: Handler<AuditedRequest> = async (call) => {
   call.trail.resolved(searchTool);
+  call.trail.attempted();
   throw new GatewayError('upstream_error', 'bad gateway');
+};
+/** Refused before any upstream attempt, as withValidation refuses bad arguments. */
+const refusedBeforeUpstream: Handler<AuditedRequest> = async (call) => {
+  call.trail.resolved(searchTool);
+  throw new GatewayError('invalid_input', 'query: required');
 };
 const cacheHit: Handler<AuditedRequest> = async (call) => {
   call.trail.resolved(searchTool);
@@ -91,6 +97,16 @@ describe('a cache hit while the store refuses writes', () => {
     expect(await answer(cacheHit, 'inv_hit_refused')).toBe('storage_unavailable');
     expect(await answer(cacheHit, 'inv_hit_stored')).toBe('ok');
   });
+
+  it('so does a call refused before any upstream attempt', async () => {
+    const invocations = new RefusingInvocations(2);
+    const stage = withAudit(depsOf(invocations));
+    const answer = (handler: Handler<AuditedRequest>, invocationId: string) =>
+      stage(handler)(newRequest({ invocationId })).then(() => 'ok', (error: GatewayError) => error.code);
+    expect(await answer(succeeds, 'inv_refused')).toBe('storage_unavailable');
+    expect(await answer(refusedBeforeUpstream, 'inv_invalid_refused')).toBe('storage_unavailable');
+    expect(await answer(refusedBeforeUpstream, 'inv_invalid_stored')).toBe('invalid_input');
+  });
 });
 
 describe('no upstream result reaches the client before its intent is durable', () => {
@@ -111,6 +127,33 @@ describe('no upstream result reaches the client before its intent is durable', (
     expect(await answered(cacheHit, invocations, 'inv_hit')).toBe('ok');
     expect(invocations.rows.map((r) => [r.id, r.status, r.cacheHit])).toEqual([['inv_hit', 'ok', true]]);
     invocations.syncAll();
+  });
+
+  it('so is a call refused before any upstream attempt; one that failed at its upstream waits', async () => {
+    const invocations = new SlowSyncInvocations();
+    const stillWaiting = new Promise((resolve) => setTimeout(() => resolve('still waiting for the intent'), 2000));
+    expect(await Promise.race([answered(refusedBeforeUpstream, invocations, 'inv_invalid'), stillWaiting])).toBe('invalid_input');
+    expect(invocations.rows.map((r) => [r.id, r.errorCode, r.attempts])).toEqual([['inv_invalid', 'invalid_input', 0]]);
+    let settled = false;
+    const failed = answered(upstreamFails, invocations, 'inv_upstream').finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    invocations.syncAll();
+    expect(await failed).toBe('upstream_error');
+  });
+
+  it("a refusal of one of the gateway's own tools (artifact_download, paper_extract_pdf) waits: its work is no upstream attempt", async () => {
+    const invocations = new SlowSyncInvocations();
+    const nativeRefusal: Handler<AuditedRequest> = async (call) => {
+      call.trail.native('artifact_download');
+      throw new GatewayError('not_found', 'no such candidate');
+    };
+    let settled = false;
+    const refused = answered(nativeRefusal, invocations, 'inv_native').finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    invocations.syncAll();
+    expect(await refused).toBe('not_found');
   });
 });
 

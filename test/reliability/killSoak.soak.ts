@@ -34,7 +34,7 @@ async function verify(gateway: GatewayProcess, ledger: Ledger, writeTool: string
   for (const answer of ledger.answers) {
     const row = audit.get(answer.invocationId);
     // docs/storage.md: a completion is durable within one commit window of its answer, and a cache
-    // hit's intent too; a kill inside that window leaves the row interrupted, or (a hit) absent.
+    // hit's or a refusal's intent too; a kill inside that window leaves the row interrupted, or (those) absent.
     if (answer.nearKill && (!row || row.status === 'interrupted')) continue;
     expect(row && auditedCode(row), answer.invocationId).toBe(answer.code);
   }

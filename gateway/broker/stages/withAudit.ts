@@ -26,9 +26,9 @@ const encoder = new TextEncoder();
  * Outermost stage: every call — success, failure, denial — is audited in two records. The intent
  * (who called what, with which arguments) is written when the call starts and its sync overlaps the
  * inner stages; no result is answered before the intent (and an authorization the permission stage
- * appended without asking anyone) is durable, except a cache hit, which
- * reached no upstream (unless the store's last write failed: then a hit waits too, and is refused
- * while the store refuses). The completion (outcome, result blob) is written when the call ends and
+ * appended without asking anyone) is durable, except a cache hit or a refusal before any upstream
+ * attempt, which acted on nothing (unless the store's last write failed: then they wait too, and are
+ * refused while the store refuses). The completion (outcome, result blob) is written when the call ends and
  * becomes durable within the store's group-commit window; the answer does not wait for it. It
  * creates the call's audit trail, which the inner stages report to. What the client hears is what
  * the audit holds: the same ending, with every configured secret an upstream echoed scrubbed out;
@@ -97,7 +97,7 @@ class StoreHealth {
 }
 
 /**
- * Waits for the intent (a cache hit does not), starts the completion and returns what the client is
+ * Waits for the intent (a call that acted on nothing does not), starts the completion and returns what the client is
  * answered: if the intent could not be stored, `storage_unavailable`, and that is what the row then
  * says (once the store takes it). A completion that fails after the answer is the store's to keep
  * trying (docs/storage.md).
@@ -105,7 +105,7 @@ class StoreHealth {
 async function completeOrFail(
   deps: AuditDeps, store: StoreHealth, call: AuditedRequest, intent: InvocationIntent, startedAt: number, intentDurable: Promise<{ failure?: unknown }>, ending: Ending,
 ): Promise<Ending> {
-  if (!call.trail.facts().cacheHit || store.failing) {
+  if (!answersWithoutActing(call, ending) || store.failing) {
     // The intent, and an authorization whose write the action overlapped (withPermission).
     const failure = (await intentDurable).failure ?? (await store.watchOutcome(call.trail.writesDone())).failure;
     if (failure !== undefined) ending = unstored(deps, call, failure);
@@ -123,6 +123,17 @@ async function completeOrFail(
     'tool call',
   );
   return ending;
+}
+
+/**
+ * A call that ended without reaching anything that acts: a cache hit, or a refusal before any
+ * upstream attempt (unknown tool, invalid arguments, denied, queue full) of a tool that is not the
+ * gateway's own (whose work is not an upstream attempt). Its answer carries nothing the intent must
+ * precede, so it does not wait for the intent's fsync.
+ */
+function answersWithoutActing(call: AuditedRequest, ending: Ending): boolean {
+  const facts = call.trail.facts();
+  return facts.cacheHit || (ending.error !== undefined && facts.attempts === 0 && facts.native === null);
 }
 
 function unstored(deps: AuditDeps, call: AuditedRequest, failure: unknown): Ending {
