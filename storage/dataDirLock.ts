@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../gateway/core/index.js';
 import { FILE_MODE } from './atomicWrite.js';
-import { parseHolder, pidAlive, placeOf, sameHolder, thisProcess, type Holder } from './lockHolder.js';
+import { parseHolder, pidAlive, placeOf, sameHolder, thisProcess, type Holder, type HolderPlace } from './lockHolder.js';
 
 /** The file in a data directory that names the process holding its embedded store. */
 export const LOCK_FILE = 'scigate.lock';
@@ -111,7 +111,7 @@ const sameFile = (a: FoundLock, b: FoundLock) => a.inode === b.inode && a.text =
  * meanwhile (judge again). Waits at most until the grace runs out.
  */
 async function watchHeartbeat(
-  path: string, found: FoundLock, place: 'same-host' | 'other-host', heartbeatMs: number, onWait?: (message: string) => void,
+  path: string, found: FoundLock, place: Exclude<HolderPlace, 'here'>, heartbeatMs: number, onWait?: (message: string) => void,
 ): Promise<'alive' | 'gone' | 'replaced'> {
   const graceMs = MISSED_TOUCHES[place] * heartbeatMs;
   if (found.ageMs >= graceMs) return 'gone';
@@ -175,7 +175,7 @@ function held(path: string, me: Holder, heartbeatMs: number): DataDirLock {
   };
 }
 
-function inUse(dataDir: string, holder: Holder, path: string, place: 'here' | 'same-host' | 'other-host'): GatewayError {
+function inUse(dataDir: string, holder: Holder, path: string, place: HolderPlace): GatewayError {
   const who = {
     here: `another scigate process (pid ${holder.pid}, ${holder.command}, since ${holder.since})`,
     'same-host': `a scigate process in another container on host ${holder.host} (pid ${holder.pid} there, ${holder.command}, since ${holder.since}; it still touches the lock)`,

@@ -51,6 +51,9 @@ export function parseHolder(text: string): Holder | 'unreadable' {
 /** The same holder: one process's lock, not another written since. */
 export const sameHolder = (a: Holder, b: Holder) => a.pid === b.pid && a.since === b.since && a.started === b.started && a.host === b.host;
 
+/** Where a holder runs, as `placeOf` tells. */
+export type HolderPlace = 'here' | 'same-host' | 'other-host';
+
 /**
  * Where a holder runs, as far as its pid can tell: `here` shares this process's host, boot and pid
  * namespace, so its pid decides; `same-host` has this host name but not the rest (this container
@@ -58,7 +61,7 @@ export const sameHolder = (a: Holder, b: Holder) => a.pid === b.pid && a.since =
  * is another machine or container on a shared volume. A holder in either of the last two is judged by
  * its heartbeat alone.
  */
-export async function placeOf(holder: Holder): Promise<'here' | 'same-host' | 'other-host'> {
+export async function placeOf(holder: Holder): Promise<HolderPlace> {
   if (holder.host !== null && holder.host !== hostname()) return 'other-host';
   const mine = await pidSpaceOfThisProcess();
   return holder.pidSpace !== null && mine !== null && holder.pidSpace !== mine ? 'same-host' : 'here';
