@@ -164,6 +164,8 @@ describe('the data directory lock under contention', () => {
     const { lockDataDir } = await import(process.argv[1]);
     const [dir, goAt] = [process.argv[2], Number(process.argv[3])];
     const closed = new Promise((resolve) => process.stdin.on('end', resolve).resume());
+    // Asleep until just before the instant, then spinning to it: the contenders start within a millisecond.
+    await new Promise((resolve) => setTimeout(resolve, goAt - Date.now() - 30));
     while (Date.now() < goAt);
     try {
       const lock = await lockDataDir(dir);
