@@ -131,6 +131,13 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     });
   }
 
+  /** Writes the lines waiting now without lingering: somebody has come to wait for a lazy one. */
+  urge(): void {
+    if (this.pending.length === 0) return;
+    this.eager = true;
+    this.kick();
+  }
+
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
     while (this.flushing || (this.pending.length > 0 && !this.failed)) {

@@ -29,6 +29,12 @@ export class AuditTrail {
   /** Writes the answer waits for besides the intent, their failures caught at once (never unhandled). */
   private readonly writes: Array<Promise<{ failure?: unknown }>> = [];
 
+  /** Whether `onActing` was told already. */
+  private actingTold = false;
+
+  /** `onActing`: told once, when the call first acts (an upstream attempt, or a native tool starting). */
+  constructor(private readonly onActing?: () => void) {}
+
   resolved(tool: GovernedTool): void {
     this.state.tool = tool;
   }
@@ -36,6 +42,7 @@ export class AuditTrail {
   /** The call is a native tool's. */
   native(toolId: string): void {
     this.state.native = { toolId, sourceId: null };
+    this.acting();
   }
 
   /** The native tool's work concerns this source (the Invocation row and metrics name it). */
@@ -46,6 +53,13 @@ export class AuditTrail {
   /** One attempt against the upstream started. */
   attempted(): void {
     this.state.attempts += 1;
+    this.acting();
+  }
+
+  private acting(): void {
+    if (this.actingTold) return;
+    this.actingTold = true;
+    this.onActing?.();
   }
 
   queued(waitMs: number): void {

@@ -30,8 +30,14 @@ export interface SessionStore {
  * `get`/`listBySession` from its completion (or interruption) on; a call still running is not.
  */
 export interface InvocationStore {
-  /** Records that a call started, with its canonical arguments. Rejects an id that was used before. */
+  /**
+   * Records that a call started, with its canonical arguments; durable when the promise resolves.
+   * Rejects an id that was used before. A store that groups its writes may hold the intent back
+   * for company (a few ms) until `urge`.
+   */
   begin(intent: InvocationIntent, argumentsBytes: Uint8Array): Promise<void>;
+  /** The call is about to act (or must answer): make what `begin` holds back durable now. */
+  urge?(): void;
   /**
    * Records how a call ended: the whole row, with its result (or error) bytes; visible to reads at
    * once, durable when the promise resolves. May be called before `begin` resolved (the adapter

@@ -19,8 +19,8 @@ export interface AuditLogOptions extends SealedSegmentsOptions {
   segmentBytes?: number;
   /** Told how long each flush took to be durable, in ms. */
   onFsync?: (ms: number) => void;
-  /** How long a completion waits for company (default COMPLETION_LINGER_MS; tests lengthen it). */
-  completionLingerMs?: number;
+  /** How long an intent or a completion waits for company (default LINGER_MS; tests lengthen it). */
+  lingerMs?: number;
 }
 
 /** A record to append, and what to let go of once its line is durable (its blob kept in memory). */
@@ -47,8 +47,11 @@ interface Outgoing extends Line {
 /** Records a failed write keeps for re-appending once the disk takes writes again, at most. */
 const MAX_HELD = 10_000;
 const HEAL_RETRY_MS = 1000;
-/** A completion waits this long for the next call's intent to share its flush; with the flush, inside the promised 10 ms. */
-const COMPLETION_LINGER_MS = 4;
+/**
+ * An intent or a completion nobody waits for yet waits this long for a line somebody waits for, to
+ * share its flush; with the flush, inside the promised 10 ms.
+ */
+const LINGER_MS = 4;
 /** Zeros kept after the active segment's last line, so a flush overwrites (see Journal's reserveBytes); ~1 ms per MiB laid down. */
 const RESERVE_BYTES = 1024 * 1024;
 
@@ -82,6 +85,8 @@ export class AuditLog implements InvocationStore {
   private closing = false;
   /** fsyncs of the segments already sealed. */
   private sealedFlushes = 0;
+  /** `urge` was called while lines waited in the outbox (a rotation or a repair): urged once handed. */
+  private urgent = false;
 
   private constructor(
     private readonly options: AuditLogOptions,
@@ -131,6 +136,12 @@ export class AuditLog implements InvocationStore {
         throw error;
       },
     );
+  }
+
+  /** Writes the intents and completions waiting for company now (a call acts, or must answer). */
+  urge(): void {
+    this.urgent = true;
+    this.pump();
   }
 
   complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void> {
@@ -293,6 +304,10 @@ export class AuditLog implements InvocationStore {
       return;
     }
     for (const item of this.outbox.splice(0)) this.hand(item);
+    if (this.urgent) {
+      this.urgent = false;
+      this.journal.urge();
+    }
     if (this.active.rows.size >= (this.options.segmentRows ?? 4096) || this.nextOffset >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
       this.startRotation(false);
     }
@@ -305,8 +320,10 @@ export class AuditLog implements InvocationStore {
     const length = Buffer.byteLength(line);
     this.active.addLine(record, this.nextOffset, length);
     this.nextOffset += length;
-    // Nobody waits for a completion (the answer is out): it rides with the next intent's fsync.
-    this.journal.append(record, line, record.kind === 'completion').then(item.resolve, item.reject);
+    // Nobody waits for a completion (the answer is out), nor yet for an intent (until its call acts
+    // or must answer: `urge`): they ride with the next flush somebody waits for. An authorization's
+    // action waits for it.
+    this.journal.append(record, line, record.kind !== 'authorization').then(item.resolve, item.reject);
   }
 
   private block(work: () => Promise<void>): void {
@@ -377,7 +394,7 @@ export class AuditLog implements InvocationStore {
 
 function journalOptions(options: AuditLogOptions) {
   const observers = { ...(options.now ? { now: options.now } : {}), ...(options.onFsync ? { onFsync: options.onFsync } : {}) };
-  return { log: options.log, isEntry: isAuditRecord, lingerMs: options.completionLingerMs ?? COMPLETION_LINGER_MS, reserveBytes: RESERVE_BYTES, ...observers };
+  return { log: options.log, isEntry: isAuditRecord, lingerMs: options.lingerMs ?? LINGER_MS, reserveBytes: RESERVE_BYTES, ...observers };
 }
 
 function duplicate(id: string): Error {

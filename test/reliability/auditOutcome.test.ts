@@ -186,3 +186,41 @@ describe('an authorization whose write the action overlapped', () => {
   });
 });
 
+
+describe('the intent is urged when the call acts', () => {
+  /** A store that notes each urge among the handler's own events. */
+  const noting = (events: string[]) => new (class extends MemoryInvocations {
+    urge() {
+      events.push('urge');
+    }
+  })();
+
+  it('at its first upstream attempt, before the upstream is called, and again when the answer waits for it', async () => {
+    const events: string[] = [];
+    const retried: Handler<AuditedRequest> = async (call) => {
+      call.trail.resolved(searchTool);
+      for (const attempt of [1, 2]) {
+        call.trail.attempted();
+        events.push(`upstream called (${attempt})`);
+      }
+      return { raw: rawOf(arxivResult()), result: arxivResult() };
+    };
+    expect(await answered(retried, noting(events), 'inv_acts')).toBe('ok');
+    expect(events).toEqual(['urge', 'upstream called (1)', 'upstream called (2)', 'urge']);
+  });
+
+  it("when a native tool starts; never for a cache hit or a refusal, whose intents wait for company", async () => {
+    const events: string[] = [];
+    const native: Handler<AuditedRequest> = async (call) => {
+      call.trail.native('paper_extract_pdf');
+      events.push('extraction started');
+      return { raw: rawOf(arxivResult()), result: arxivResult() };
+    };
+    expect(await answered(native, noting(events), 'inv_native_acts')).toBe('ok');
+    expect(events).toEqual(['urge', 'extraction started', 'urge']);
+    events.length = 0;
+    expect(await answered(cacheHit, noting(events), 'inv_hit_quiet')).toBe('ok');
+    expect(await answered(refusedBeforeUpstream, noting(events), 'inv_refused_quiet')).toBe('invalid_input');
+    expect(events).toEqual([]);
+  });
+});

@@ -38,7 +38,9 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
   const store = new StoreHealth();
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
-    const audited: AuditedRequest = { ...request, trail: new AuditTrail(), canonicalArguments: canonicalArgumentsOf(request.arguments) };
+    // The intent may wait for company until the call acts: its fsync then overlaps the action.
+    const urgeIntent = () => deps.invocations.urge?.();
+    const audited: AuditedRequest = { ...request, trail: new AuditTrail(urgeIntent), canonicalArguments: canonicalArgumentsOf(request.arguments) };
     const argumentsBytes = encoder.encode(audited.canonicalArguments);
     const intent: InvocationIntent = {
       id: request.invocationId,
@@ -107,6 +109,7 @@ async function completeOrFail(
 ): Promise<Ending> {
   if (!answersWithoutActing(call, ending) || store.failing) {
     // The intent, and an authorization whose write the action overlapped (withPermission).
+    deps.invocations.urge?.();
     const failure = (await intentDurable).failure ?? (await store.watchOutcome(call.trail.writesDone())).failure;
     if (failure !== undefined) ending = unstored(deps, call, failure);
   }

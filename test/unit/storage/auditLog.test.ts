@@ -145,8 +145,21 @@ describe('the audit log group-commits a completion with the next intent', () => 
     for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
   };
 
-  it('a completion waits for the next call, whose intent takes it along in one write and one fsync', async () => {
-    const log = await openLog({ segmentRows: 100, completionLingerMs: 600_000 });
+  it('an intent waits for company like a completion, until its call acts (urge)', async () => {
+    const log = await openLog({ segmentRows: 100, lingerMs: 600_000 });
+    const only = row(4);
+    const before = log.flushCount;
+    let durable = false;
+    const intent = log.begin(intentOf(only), encoder.encode('{"q":4}')).then(() => (durable = true));
+    await turns(20);
+    expect(durable).toBe(false);
+    log.urge();
+    await intent;
+    expect(log.flushCount - before).toBe(1);
+  });
+
+  it('a completion waits for the next call that acts, whose intent takes it along in one write and one fsync', async () => {
+    const log = await openLog({ segmentRows: 100, lingerMs: 600_000 });
     const [first, second] = [row(1), row(2)];
     // As a dangerous call does: its intent, and a few continuations later its authorization, in one flush.
     const intent = log.begin(intentOf(first), encoder.encode('{"q":1}'));
@@ -158,7 +171,9 @@ describe('the audit log group-commits a completion with the next intent', () => 
     await turns(20);
     expect(firstDurable).toBe(false);
     expect(log.flushCount).toBe(before);
-    await log.begin(intentOf(second), encoder.encode('{"q":2}'));
+    const secondIntent = log.begin(intentOf(second), encoder.encode('{"q":2}'));
+    log.urge();
+    await secondIntent;
     await firstDone;
     expect(log.flushCount - before).toBe(1);
     // Closing writes a completion still waiting.
@@ -171,7 +186,7 @@ describe('the audit log group-commits a completion with the next intent', () => 
   });
 
   it('a completion nobody follows is durable on its own after the linger', async () => {
-    const log = await openLog({ segmentRows: 100, completionLingerMs: 5 });
+    const log = await openLog({ segmentRows: 100, lingerMs: 5 });
     const only = row(3);
     await log.begin(intentOf(only), encoder.encode('{"q":3}'));
     const before = log.flushCount;
