@@ -1,7 +1,8 @@
 import { constants, write } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { GatewayError, type Logger } from '../gateway/core/index.js';
+import type { Logger } from '../gateway/core/index.js';
 import { FILE_MODE, writeFileAtomic } from './atomicWrite.js';
+import { storageUnavailable } from './storageUnavailable.js';
 
 /** One journaled write: a sequence number and the SQL that made it. */
 export interface JournalEntry {
@@ -123,7 +124,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
    * (nobody waits for it) may wait up to `lingerMs` for the next eager one, to share its fsync.
    */
   append(entry: E, line = `${JSON.stringify(entry)}\n`, lazy = false): Promise<void> {
-    if (this.failed) return Promise.reject(unavailable(this.failure));
+    if (this.failed) return Promise.reject(storageUnavailable(this.failure));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, seq: entry.seq, resolve, reject });
       if (!lazy || !this.options.lingerMs) this.eager = true;
@@ -175,7 +176,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
       const check = await readJournal(this.path, this.options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
       if (check.torn || check.soundBytes !== this.soundBytes) throw new Error('the journal does not end at its last acknowledged line');
     } catch (error) {
-      throw unavailable(error);
+      throw storageUnavailable(error);
     }
     this.failure = undefined;
     this.options.log.warn({ path: this.path, bytes: this.soundBytes, seq: this.ackedSeq }, 'journal repaired; writes accepted again');
@@ -249,7 +250,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     const refused = [...batch, ...this.pending.splice(0)];
     this.options.log.error({ err: error, path: this.path, refused: refused.length }, 'journal write failed; writes refused until it is repaired');
     this.options.onFailure?.(error);
-    const wire = unavailable(error);
+    const wire = storageUnavailable(error);
     for (const p of refused) p.reject(wire);
   }
 }
@@ -324,12 +325,6 @@ async function setTornTailAside<E extends SequencedEntry>(handle: FileHandle, pa
   );
 }
 
-function unavailable(cause: unknown): GatewayError {
-  return new GatewayError('storage_unavailable', 'The gateway cannot store data durably right now (disk full or failing); nothing was kept. Retry later.', {
-    retryable: true,
-    cause,
-  });
-}
 
 function parseEntry<E>(line: string, isEntry: EntryCheck<E>): E | undefined {
   try {

@@ -8,6 +8,7 @@ import { Journal, parseJournal, readJournal, type JournalEntry } from './journal
 import { bootstrapSchema, migrate } from './migrate.js';
 
 import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
+import { storageUnavailable } from './storageUnavailable.js';
 
 export type { SqlParam };
 
@@ -162,7 +163,7 @@ export class SqlDatabase implements SqlExecutor {
     await this.journal.drainAndPause();
     try {
       // A snapshot taken while memory may hold refused writes would make them durable.
-      if (this.recovering || this.stale || this.journal.failed) throw unavailable('the journal failed; no checkpoint until it is repaired');
+      if (this.recovering || this.stale || this.journal.failed) throw storageUnavailable(undefined, 'the journal failed; no checkpoint until it is repaired');
       this.db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal_seq', ?)", [String(this.seq)]);
       this.freeStatements();
       const bytes = this.db.export();
@@ -205,7 +206,7 @@ export class SqlDatabase implements SqlExecutor {
     try {
       await this.recovering;
     } catch (error) {
-      throw GatewayError.from(error).code === 'storage_unavailable' ? error : unavailable('recovery failed', error);
+      throw GatewayError.from(error).code === 'storage_unavailable' ? error : storageUnavailable(error, 'recovery failed');
     }
   }
 
@@ -242,9 +243,3 @@ function loadDatabase(SQL: SqlJsStatic, file: Uint8Array | undefined, journal: J
   return { db, seq: Math.max(checkpointSeq, entries.at(-1)?.seq ?? 0), replayed: entries.length, fromFile: file !== undefined };
 }
 
-function unavailable(reason: string, cause?: unknown): GatewayError {
-  return new GatewayError('storage_unavailable', `The gateway cannot store data durably right now (${reason}); nothing was kept. Retry later.`, {
-    retryable: true,
-    cause,
-  });
-}

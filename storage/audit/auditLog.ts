@@ -1,5 +1,5 @@
 import {
-  GatewayError, compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
+  compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
   type PermissionAuthorizationRecord,
 } from '../../gateway/core/index.js';
 import { fsyncDirectory } from '../atomicWrite.js';
@@ -11,6 +11,7 @@ import {
 import { listSegments, readBlob, scanSegment, segmentPath } from './segmentFiles.js';
 import { SealedSegments, applyToOpen, type SealedSegmentsOptions } from './sealedSegments.js';
 import { SegmentRows } from './segmentRows.js';
+import { storageUnavailable } from '../storageUnavailable.js';
 
 export interface AuditLogOptions extends SealedSegmentsOptions {
   /** Seal the active segment after this many completions (default 4096)... */
@@ -85,8 +86,6 @@ export class AuditLog implements InvocationStore {
   private closing = false;
   /** fsyncs of the segments already sealed. */
   private sealedFlushes = 0;
-  /** `urge` was called while lines waited in the outbox (a rotation or a repair): urged once handed. */
-  private urgent = false;
 
   private constructor(
     private readonly options: AuditLogOptions,
@@ -138,10 +137,12 @@ export class AuditLog implements InvocationStore {
     );
   }
 
-  /** Writes the intents and completions waiting for company now (a call acts, or must answer). */
+  /**
+   * Writes the intents and completions waiting for company now (a call acts, or must answer). Lines
+   * still queued behind a rotation or a repair are handed later and wait for company again (≤ 4 ms).
+   */
   urge(): void {
-    this.urgent = true;
-    this.pump();
+    this.journal.urge();
   }
 
   complete(invocation: InvocationRecord, resultBytes: Uint8Array | null): Promise<void> {
@@ -238,7 +239,7 @@ export class AuditLog implements InvocationStore {
     while (this.blocked) await this.blocked.catch(() => {});
     // What is still queued goes to the journal (which drains it on close), unless the disk refuses.
     for (const item of this.outbox.splice(0)) {
-      if (this.journal.failed) item.reject(unavailable(new Error('the audit log closed while the disk refused writes')));
+      if (this.journal.failed) item.reject(storageUnavailable(new Error('the audit log closed while the disk refused writes')));
       else this.hand(item);
     }
     this.closed = true;
@@ -252,7 +253,7 @@ export class AuditLog implements InvocationStore {
 
   /** Queues a line (in call order) and resolves once it is durable. */
   private send(line: Line): Promise<void> {
-    if (this.closed) return Promise.reject(unavailable(new Error('the audit log is closed')));
+    if (this.closed) return Promise.reject(storageUnavailable(new Error('the audit log is closed')));
     return new Promise<void>((resolve, reject) => {
       this.outbox.push({
         ...line,
@@ -304,10 +305,6 @@ export class AuditLog implements InvocationStore {
       return;
     }
     for (const item of this.outbox.splice(0)) this.hand(item);
-    if (this.urgent) {
-      this.urgent = false;
-      this.journal.urge();
-    }
     if (this.active.rows.size >= (this.options.segmentRows ?? 4096) || this.nextOffset >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
       this.startRotation(false);
     }
@@ -344,7 +341,7 @@ export class AuditLog implements InvocationStore {
       try {
         await this.journal.repair();
       } catch (error) {
-        for (const item of this.outbox.splice(0)) item.reject(unavailable(error));
+        for (const item of this.outbox.splice(0)) item.reject(storageUnavailable(error));
         clearTimeout(this.healRetry);
         this.healRetry = setTimeout(() => this.pump(), HEAL_RETRY_MS).unref();
         return;
@@ -401,9 +398,3 @@ function duplicate(id: string): Error {
   return new Error(`invocations: a row with id ${id} already exists`);
 }
 
-function unavailable(cause: unknown): GatewayError {
-  return new GatewayError('storage_unavailable', 'The gateway cannot store data durably right now (disk full or failing); nothing was kept. Retry later.', {
-    retryable: true,
-    cause,
-  });
-}

@@ -86,23 +86,23 @@ describe('the audit never records an outcome the client did not receive', () => 
   });
 });
 
-describe('a cache hit while the store refuses writes', () => {
-  it('after a refused write, a hit waits for its own intent too: refused while the store refuses, answered once it takes writes again', async () => {
-    const invocations = new RefusingInvocations(2);
-    // One stage for all three calls, as in the broker: it remembers that the store's last write failed.
+describe('a call that acted on nothing while the store refuses writes', () => {
+  /** What one stage answers, as in the broker: one stage for all calls, which remembers that the store's last write failed. */
+  function answersOf(invocations: MemoryInvocations) {
     const stage = withAudit(depsOf(invocations));
-    const answer = (handler: Handler<AuditedRequest>, invocationId: string) =>
+    return (handler: Handler<AuditedRequest>, invocationId: string) =>
       stage(handler)(newRequest({ invocationId })).then(() => 'ok', (error: GatewayError) => error.code);
+  }
+
+  it('after a refused write, a hit waits for its own intent too: refused while the store refuses, answered once it takes writes again', async () => {
+    const answer = answersOf(new RefusingInvocations(2));
     expect(await answer(succeeds, 'inv_refused')).toBe('storage_unavailable');
     expect(await answer(cacheHit, 'inv_hit_refused')).toBe('storage_unavailable');
     expect(await answer(cacheHit, 'inv_hit_stored')).toBe('ok');
   });
 
   it('so does a call refused before any upstream attempt', async () => {
-    const invocations = new RefusingInvocations(2);
-    const stage = withAudit(depsOf(invocations));
-    const answer = (handler: Handler<AuditedRequest>, invocationId: string) =>
-      stage(handler)(newRequest({ invocationId })).then(() => 'ok', (error: GatewayError) => error.code);
+    const answer = answersOf(new RefusingInvocations(2));
     expect(await answer(succeeds, 'inv_refused')).toBe('storage_unavailable');
     expect(await answer(refusedBeforeUpstream, 'inv_invalid_refused')).toBe('storage_unavailable');
     expect(await answer(refusedBeforeUpstream, 'inv_invalid_stored')).toBe('invalid_input');
