@@ -109,16 +109,21 @@ describe('a call that acted on nothing while the store refuses writes', () => {
   });
 });
 
+/** `handler`'s call is not answered while its intent is not durable (50 ms on), then answered `code`. */
+async function expectHeldUntilSynced(handler: Handler<AuditedRequest>, invocations: SlowSyncInvocations, invocationId: string, code: string): Promise<void> {
+  let settled = false;
+  const call = answered(handler, invocations, invocationId).finally(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(settled).toBe(false);
+  invocations.syncAll();
+  expect(await call).toBe(code);
+}
+
 describe('no upstream result reaches the client before its intent is durable', () => {
   it('a call that reached the upstream waits for its intent; its completion is recorded once the answer goes out', async () => {
     const invocations = new SlowSyncInvocations();
-    let settled = false;
-    const call = answered(succeeds, invocations, 'inv_slow').finally(() => (settled = true));
-    // The upstream has answered (the handler resolved at once); the intent is not durable yet.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(settled).toBe(false);
-    invocations.syncAll();
-    expect(await call).toBe('ok');
+    // The upstream has answered (the handler resolves at once); the intent is not durable yet.
+    await expectHeldUntilSynced(succeeds, invocations, 'inv_slow', 'ok');
     expect(invocations.rows.map((r) => [r.id, r.status, r.attempts])).toEqual([['inv_slow', 'ok', 1]]);
   });
 
@@ -134,26 +139,15 @@ describe('no upstream result reaches the client before its intent is durable', (
     const stillWaiting = new Promise((resolve) => setTimeout(() => resolve('still waiting for the intent'), 2000));
     expect(await Promise.race([answered(refusedBeforeUpstream, invocations, 'inv_invalid'), stillWaiting])).toBe('invalid_input');
     expect(invocations.rows.map((r) => [r.id, r.errorCode, r.attempts])).toEqual([['inv_invalid', 'invalid_input', 0]]);
-    let settled = false;
-    const failed = answered(upstreamFails, invocations, 'inv_upstream').finally(() => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(settled).toBe(false);
-    invocations.syncAll();
-    expect(await failed).toBe('upstream_error');
+    await expectHeldUntilSynced(upstreamFails, invocations, 'inv_upstream', 'upstream_error');
   });
 
   it("a refusal of one of the gateway's own tools (artifact_download, paper_extract_pdf) waits: its work is no upstream attempt", async () => {
-    const invocations = new SlowSyncInvocations();
     const nativeRefusal: Handler<AuditedRequest> = async (call) => {
       call.trail.native('artifact_download');
       throw new GatewayError('not_found', 'no such candidate');
     };
-    let settled = false;
-    const refused = answered(nativeRefusal, invocations, 'inv_native').finally(() => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(settled).toBe(false);
-    invocations.syncAll();
-    expect(await refused).toBe('not_found');
+    await expectHeldUntilSynced(nativeRefusal, new SlowSyncInvocations(), 'inv_native', 'not_found');
   });
 });
 
