@@ -137,10 +137,7 @@ export class AuditLog implements InvocationStore {
     );
   }
 
-  /**
-   * Writes the intents and completions waiting for company now (a call acts, or must answer). Lines
-   * still queued behind a rotation or a repair are handed later and wait for company again (≤ 4 ms).
-   */
+  /** Writes the lines waiting for company now (a call acts, or must answer); any queued behind a rotation or repair wait ≤ 4 ms more. */
   urge(): void {
     this.journal.urge();
   }
@@ -181,7 +178,9 @@ export class AuditLog implements InvocationStore {
 
   async interruptUnfinished(at: string): Promise<number> {
     const stale = this.stale.splice(0);
-    await Promise.all(stale.map((intent) => this.complete(interruptedInvocation(intent, at), null)));
+    const written = Promise.all(stale.map((intent) => this.complete(interruptedInvocation(intent, at), null)));
+    this.urge(); // The start waits for these: no linger.
+    await written;
     return stale.length;
   }
 

@@ -158,6 +158,17 @@ describe('the audit log group-commits a completion with the next intent', () => 
     expect(log.flushCount - before).toBe(1);
   });
 
+  it('the start does not linger over the calls a crash left open: it waits for their interrupted rows', async () => {
+    const before = await openLog({ segmentRows: 100 });
+    const open = row(5);
+    await Promise.all([before.begin(intentOf(open), encoder.encode('{"q":5}')), before.urge()]);
+    await before.close();
+    const after = await openLog({ segmentRows: 100, lingerMs: 600_000 });
+    const lingering = new Promise((resolve) => setTimeout(() => resolve('still lingering'), 2000));
+    expect(await Promise.race([after.interruptUnfinished(at(6)), lingering])).toBe(1);
+    expect(await after.get(open.id)).toMatchObject({ status: 'interrupted' });
+  });
+
   it('a completion waits for the next call that acts, whose intent takes it along in one write and one fsync', async () => {
     const log = await openLog({ segmentRows: 100, lingerMs: 600_000 });
     const [first, second] = [row(1), row(2)];
