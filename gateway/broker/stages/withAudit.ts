@@ -24,15 +24,16 @@ const encoder = new TextEncoder();
 
 /**
  * Outermost stage: every call — success, failure, denial — is audited in two records. The intent
- * (who called what, with which arguments) is written when the call starts and its sync overlaps the
- * inner stages; no result is answered before the intent (and an authorization the permission stage
- * appended without asking anyone) is durable, except a cache hit or a refusal before any upstream
- * attempt, which acted on nothing (unless the store's last write failed: then they wait too, and are
- * refused while the store refuses). The completion (outcome, result blob) is written when the call ends and
- * becomes durable within the store's group-commit window; the answer does not wait for it. It
- * creates the call's audit trail, which the inner stages report to. What the client hears is what
- * the audit holds: the same ending, with every configured secret an upstream echoed scrubbed out;
- * a call whose intent cannot be stored is answered `storage_unavailable`.
+ * (who called what, with which arguments) is written when the call starts and urged to disk when the
+ * call acts, so its sync overlaps the action; no result is answered before the intent (and an
+ * authorization the permission stage appended without asking anyone) is durable, except a cache hit
+ * or a refusal before any upstream attempt, which acted on nothing (unless the store's last write
+ * failed: then they wait too, and are refused while the store refuses). The completion (outcome,
+ * result blob) is written when the call ends and becomes durable within the store's group-commit
+ * window; the answer does not wait for it. It creates the call's audit trail, which the inner
+ * stages report to. What the client hears is what the audit holds: the same ending, with every
+ * configured secret an upstream echoed scrubbed out; a call whose intent cannot be stored is
+ * answered `storage_unavailable`.
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
   const store = new StoreHealth();
@@ -99,9 +100,9 @@ class StoreHealth {
 }
 
 /**
- * Waits for the intent (a call that acted on nothing does not), starts the completion and returns what the client is
- * answered: if the intent could not be stored, `storage_unavailable`, and that is what the row then
- * says (once the store takes it). A completion that fails after the answer is the store's to keep
+ * Waits for the intent (a call that acted on nothing does not), starts the completion and returns
+ * what the client is answered: if the intent could not be stored, `storage_unavailable`, and that is
+ * what the row then says (once the store takes it). A completion that fails after the answer is the store's to keep
  * trying (docs/storage.md).
  */
 async function completeOrFail(
