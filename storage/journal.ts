@@ -142,8 +142,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
   /** Waits until everything appended so far is on disk, then holds new lines back until `resume`. */
   async drainAndPause(): Promise<void> {
     while (this.flushing || (this.pending.length > 0 && !this.failed)) {
-      this.eager = true;
-      this.kick();
+      this.urge();
       await this.flushing;
     }
     this.paused = true;
@@ -201,8 +200,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     if (!this.eager) {
       this.linger ??= setTimeout(() => {
         this.linger = undefined;
-        this.eager = true;
-        this.kick();
+        this.urge();
       }, this.options.lingerMs);
       return;
     }

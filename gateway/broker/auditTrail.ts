@@ -29,8 +29,7 @@ export class AuditTrail {
   /** Writes the answer waits for besides the intent, their failures caught at once (never unhandled). */
   private readonly writes: Array<Promise<{ failure?: unknown }>> = [];
 
-  /** Whether `onActing` was told already. */
-  private actingTold = false;
+  private hasActed = false;
 
   /** `onActing`: told once, when the call first acts (an upstream attempt, or a native tool starting). */
   constructor(private readonly onActing?: () => void) {}
@@ -56,9 +55,14 @@ export class AuditTrail {
     this.acting();
   }
 
+  /** Whether the call has acted: an upstream attempt, or a native tool starting. */
+  get acted(): boolean {
+    return this.hasActed;
+  }
+
   private acting(): void {
-    if (this.actingTold) return;
-    this.actingTold = true;
+    if (this.hasActed) return;
+    this.hasActed = true;
     this.onActing?.();
   }
 

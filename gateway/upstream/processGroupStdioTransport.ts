@@ -17,7 +17,7 @@ export interface StdioTargetOptions {
   killGraceMs?: number;
   /** Longest line (one JSON-RPC message) the server may write; a longer one fails the connection. */
   maxLineBytes: number;
-  /** Upstream id, for error messages. */
+  /** How error messages name the server (its id, or a custom server's label). */
   id: string;
   log: Logger;
   /** Scrubs stderr before it is logged (see stderrLog). */

@@ -1,7 +1,7 @@
 import { GatewayError } from '../core/index.js';
 
 export interface SizeBoundedFetchOptions {
-  /** Upstream id, for the error message. */
+  /** How the error message names the server (its id, or a custom server's label). */
   id: string;
   /** Most bytes of one JSON body, or of one SSE event in an event stream. */
   maxMessageBytes: number;

@@ -74,4 +74,3 @@ describe('a hung custom server', () => {
     expect(await waitUntil(() => !isAlive(pid))).toBe(true);
   });
 });
-

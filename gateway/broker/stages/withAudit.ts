@@ -37,10 +37,10 @@ const encoder = new TextEncoder();
  */
 export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => Handler<ToolRequest> {
   const store = new StoreHealth();
+  // The intent may wait for company until the call acts: its fsync then overlaps the action.
+  const urgeIntent = () => deps.invocations.urge?.();
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
-    // The intent may wait for company until the call acts: its fsync then overlaps the action.
-    const urgeIntent = () => deps.invocations.urge?.();
     const audited: AuditedRequest = { ...request, trail: new AuditTrail(urgeIntent), canonicalArguments: canonicalArgumentsOf(request.arguments) };
     const argumentsBytes = encoder.encode(audited.canonicalArguments);
     const intent: InvocationIntent = {
@@ -130,14 +130,12 @@ async function completeOrFail(
 }
 
 /**
- * A call that ended without reaching anything that acts: a cache hit, or a refusal before any
- * upstream attempt (unknown tool, invalid arguments, denied, queue full) of a tool that is not the
- * gateway's own (whose work is not an upstream attempt). Its answer carries nothing the intent must
- * precede, so it does not wait for the intent's fsync.
+ * A call that ended without acting (AuditTrail.acted): a cache hit, or a refusal before any upstream
+ * attempt or native tool start (unknown tool, invalid arguments, denied, queue full). Its answer
+ * carries nothing the intent must precede, so it does not wait for the intent's fsync.
  */
 function answersWithoutActing(call: AuditedRequest, ending: Ending): boolean {
-  const facts = call.trail.facts();
-  return facts.cacheHit || (ending.error !== undefined && facts.attempts === 0 && facts.native === null);
+  return call.trail.facts().cacheHit || (ending.error !== undefined && !call.trail.acted);
 }
 
 function unstored(deps: AuditDeps, call: AuditedRequest, failure: unknown): Ending {
