@@ -4,24 +4,21 @@ import {
 } from '../../gateway/core/index.js';
 import { fsyncDirectory } from '../atomicWrite.js';
 import { ensurePrivateDir } from '../dataDir.js';
-import { Journal } from '../journal.js';
+import type { Journal } from '../journal.js';
 import {
-  encodeBlob, idOf, isAuditRecord, type AuditRecord, type AuthorizationRecord, type CompletionRecord, type IntentRecord,
+  encodeBlob, idOf, type AuditRecord, type AuthorizationRecord, type CompletionRecord, type IntentRecord,
 } from './auditRecords.js';
-import { listSegments, readBlob, scanSegment, segmentPath } from './segmentFiles.js';
+import { listSegments, readBlob, scanSegment } from './segmentFiles.js';
+import { openSegmentJournal, type SegmentJournalOptions } from './segmentJournal.js';
 import { SealedSegments, applyToOpen, type SealedSegmentsOptions } from './sealedSegments.js';
 import { SegmentRows } from './segmentRows.js';
 import { storageUnavailable } from '../storageUnavailable.js';
 
-export interface AuditLogOptions extends SealedSegmentsOptions {
+export interface AuditLogOptions extends SealedSegmentsOptions, SegmentJournalOptions {
   /** Seal the active segment after this many completions (default 4096)... */
   segmentRows?: number;
   /** ...or once it holds this many bytes (default 16 MiB): memory and start-up work stay bounded by one segment. */
   segmentBytes?: number;
-  /** Told how long each flush took to be durable, in ms. */
-  onFsync?: (ms: number) => void;
-  /** How long an intent or a completion waits for company (default LINGER_MS; tests lengthen it). */
-  lingerMs?: number;
 }
 
 /** A record to append, and what to let go of once its line is durable (its blob kept in memory). */
@@ -48,13 +45,6 @@ interface Outgoing extends Line {
 /** Records a failed write keeps for re-appending once the disk takes writes again, at most. */
 const MAX_HELD = 10_000;
 const HEAL_RETRY_MS = 1000;
-/**
- * An intent or a completion nobody waits for yet waits this long for a line somebody waits for, to
- * share its flush; with the flush, inside the promised 10 ms.
- */
-const LINGER_MS = 4;
-/** Zeros kept after the active segment's last line, so a flush overwrites (see Journal's reserveBytes); ~1 ms per MiB laid down. */
-const RESERVE_BYTES = 1024 * 1024;
 
 /**
  * The audit history as append-only segment files (docs/storage.md): one JSON line per intent or
@@ -67,7 +57,6 @@ const RESERVE_BYTES = 1024 * 1024;
 export class AuditLog implements InvocationStore {
   private seq = 0;
   private nextOffset = 0;
-  private readonly open = new Map<string, OpenIntent>();
   /** Intents the previous run left without a completion, until `interruptUnfinished`. */
   private stale: InvocationIntent[] = [];
   /** Blob bytes whose line is not durable yet (or was refused), by hash, with how many lines carry them. */
@@ -89,6 +78,8 @@ export class AuditLog implements InvocationStore {
 
   private constructor(
     private readonly options: AuditLogOptions,
+    /** Calls begun and not completed, by invocation id. */
+    private readonly open: Map<string, OpenIntent>,
     private journal: Journal<AuditRecord>,
     private active: SegmentRows,
     private readonly sealed: SealedSegments,
@@ -104,7 +95,8 @@ export class AuditLog implements InvocationStore {
     const activeSegment = segments.at(-1) ?? 1;
     const sealed = new SealedSegments(options, segments.slice(0, -1));
     const stillOpen = await sealed.openIntents();
-    const { journal } = await Journal.open(segmentPath(options.dir, activeSegment), journalOptions(options));
+    const open = new Map<string, OpenIntent>();
+    const journal = await openSegmentJournal(options, activeSegment, () => open.size);
     if (segments.length === 0) await fsyncDirectory(options.dir);
     const active = new SegmentRows(activeSegment);
     let nextOffset = 0;
@@ -113,7 +105,7 @@ export class AuditLog implements InvocationStore {
       applyToOpen(stillOpen, record);
       nextOffset = offset + length;
     }
-    const log = new AuditLog(options, journal, active, sealed);
+    const log = new AuditLog(options, open, journal, active, sealed);
     log.nextOffset = nextOffset;
     log.stale = [...stillOpen.values()];
     log.seq = Math.max(active.lastSeq, await sealed.lastSeq());
@@ -218,6 +210,11 @@ export class AuditLog implements InvocationStore {
   /** fsyncs so far (group commit makes this smaller than the number of records). */
   get flushCount(): number {
     return this.sealedFlushes + this.journal.flushCount;
+  }
+
+  /** Flushes of the active segment written on the event loop (while at most one call was open). */
+  get loopFlushCount(): number {
+    return this.journal.loopFlushCount;
   }
 
   /** Seals the active segment now (benchmarks and tests; the log does it by itself when one is full). */
@@ -368,7 +365,7 @@ export class AuditLog implements InvocationStore {
       const oldJournal = this.journal;
       let next: Journal<AuditRecord>;
       try {
-        next = (await Journal.open(segmentPath(this.options.dir, old.segment + 1), journalOptions(this.options))).journal;
+        next = await openSegmentJournal(this.options, old.segment + 1, () => this.open.size);
         await fsyncDirectory(this.options.dir);
       } catch (error) {
         this.options.log.error({ err: error }, 'could not start a new audit segment; the current one grows until it can');
@@ -386,11 +383,6 @@ export class AuditLog implements InvocationStore {
       this.sealedFlushes += oldJournal.flushCount;
     });
   }
-}
-
-function journalOptions(options: AuditLogOptions) {
-  const observers = { ...(options.now ? { now: options.now } : {}), ...(options.onFsync ? { onFsync: options.onFsync } : {}) };
-  return { log: options.log, isEntry: isAuditRecord, lingerMs: options.lingerMs ?? LINGER_MS, reserveBytes: RESERVE_BYTES, ...observers };
 }
 
 function duplicate(id: string): Error {

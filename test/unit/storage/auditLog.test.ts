@@ -196,6 +196,25 @@ describe('the audit log group-commits a completion with the next intent', () => 
     expect(await reopened.get(second.id)).toEqual(second);
   });
 
+  it('writes the flush a call waits for on the event loop while it is the only call open, through the thread pool while others are', async () => {
+    const log = await openLog({ segmentRows: 100, lingerMs: 600_000 });
+    const [alone, first, second] = [row(1), row(2), row(3)];
+    const intent = log.begin(intentOf(alone), encoder.encode('{"q":1}'));
+    log.urge();
+    await intent;
+    expect(log.loopFlushCount).toBe(1);
+    void log.complete(alone, encoder.encode('{"n":1}'));
+    // Two calls open: a write on the loop would hold up the other's work until the disk answers.
+    const both = Promise.all([log.begin(intentOf(first), encoder.encode('{"q":2}')), log.begin(intentOf(second), encoder.encode('{"q":3}'))]);
+    log.urge();
+    await both;
+    expect(log.loopFlushCount).toBe(1);
+    expect(log.flushCount).toBe(2);
+    await Promise.all([log.complete(first, encoder.encode('{"n":2}')), log.complete(second, encoder.encode('{"n":3}')), log.close()]);
+    const reopened = await openLog();
+    for (const r of [alone, first, second]) expect(await reopened.get(r.id)).toEqual(r);
+  });
+
   it('a completion nobody follows is durable on its own after the linger', async () => {
     const log = await openLog({ segmentRows: 100, lingerMs: 5 });
     const only = row(3);

@@ -179,3 +179,25 @@ describe('a journal with a reserve of zeros ahead of its last line', () => {
     expect(await readFile(path, 'utf8')).toBe(lineOf(1) + lineOf(2));
   });
 });
+
+describe('a journal whose owner lets it write on the event loop', () => {
+  const entry = (seq: number) => ({ seq, sql: `INSERT ${seq}`, params: [] });
+
+  it('writes a flush somebody waits for on the loop while the owner allows it; one that only lingered, or is not allowed, goes through the thread pool', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-loop-'));
+    const path = join(dir, 'audit.log');
+    let allowed = true;
+    const { journal } = await Journal.open(path, { log: recordingLogger().log, lingerMs: 5, writeOnLoop: () => allowed });
+    await journal.append(entry(1));
+    expect([journal.flushCount, journal.loopFlushCount]).toEqual([1, 1]);
+    allowed = false;
+    await journal.append(entry(2));
+    expect([journal.flushCount, journal.loopFlushCount]).toEqual([2, 1]);
+    allowed = true;
+    // Lazy: nobody waits for it, so when the linger ends it is written without stopping the loop.
+    await journal.append(entry(3), undefined, true);
+    expect([journal.flushCount, journal.loopFlushCount]).toEqual([3, 1]);
+    await journal.close();
+    expect((await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
+  });
+});
