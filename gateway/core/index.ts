@@ -1,5 +1,6 @@
 export { GatewayError, aboutArgument } from './gatewayError.js';
 export { isPlainObject } from './plainObject.js';
+export { isPlainResultResponse, isPlainToolCall } from './plainRpcMessages.js';
 export type { WireError } from './gatewayError.js';
 export { systemClock, cancelledBy } from './clock.js';
 export type { Clock } from './clock.js';

@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { describeZodError } from '../../catalog/index.js';
+import { isPlainToolCall } from '../core/index.js';
 
 /** A JSON-RPC error the gateway's edge answers itself, before the SDK sees the message. */
 export interface RpcRejection {
@@ -54,6 +55,7 @@ const WHOLE_REQUESTS = new Map<string, Checker>(
  * SDK answers a bad `tools/call` with -32603 and a raw schema dump. Used by /mcp and by stdio.
  */
 export function checkRpcMessage(message: unknown): RpcRejection | undefined {
+  if (isPlainToolCall(message)) return undefined;
   const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
   if (typeof method === 'string' && WHOLE_REQUESTS.get(method)?.safeParse(message).success) return undefined;
   const id = idOf(message);

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BoundedLineReader, GatewayError, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedLineReader, GatewayError, isPlainResultResponse, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
 import { stderrLog } from './stderrLog.js';
@@ -135,7 +135,9 @@ export class ProcessGroupStdioTransport implements Transport {
         if (text.trim() === '') return;
         let message: JSONRPCMessage;
         try {
-          message = deserializeMessage(text);
+          const parsed: unknown = JSON.parse(text);
+          // A plain result (nearly every line) skips the SDK's schema; anything else is checked by it.
+          message = isPlainResultResponse(parsed) ? (parsed as JSONRPCMessage) : JSONRPCMessageSchema.parse(parsed);
         } catch (error) {
           this.onerror?.(new GatewayError('upstream_error', `${this.options.id} wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
           return;
