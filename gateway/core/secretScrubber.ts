@@ -35,18 +35,22 @@ export class SecretScrubber {
     this.providers.delete(owner);
   }
 
+  /** The last answer of `secrets()` and the values it was made from: scrubbing runs on every call. */
+  private forms: { values: string[]; forms: readonly string[] } = { values: [], forms: [] };
+
   /** Every form a secret may take in output, longest first (so a longer value wins over its own prefix). */
-  secrets(): string[] {
+  secrets(): readonly string[] {
+    const values: string[] = [];
+    for (const provider of this.providers.values()) for (const value of provider()) if (value.length >= MIN_SECRET_CHARS) values.push(value);
+    if (sameStrings(values, this.forms.values)) return this.forms.forms;
     const forms = new Set<string>();
-    for (const provider of this.providers.values()) {
-      for (const value of provider()) {
-        if (value.length < MIN_SECRET_CHARS) continue;
-        forms.add(value);
-        // Inside serialized JSON (audit blobs) quotes and backslashes of a value are escaped.
-        forms.add(JSON.stringify(value).slice(1, -1));
-      }
+    for (const value of values) {
+      forms.add(value);
+      // Inside serialized JSON (audit blobs) quotes and backslashes of a value are escaped.
+      forms.add(JSON.stringify(value).slice(1, -1));
     }
-    return [...forms].sort((a, b) => b.length - a.length);
+    this.forms = { values, forms: [...forms].sort((a, b) => b.length - a.length) };
+    return this.forms.forms;
   }
 
   /** The text with every secret replaced; a secret cut off at the end (a bounded message) is replaced too. */
@@ -106,11 +110,26 @@ function scrubTruncatedTail(text: string, secrets: readonly string[]): string {
   const ellipsis = text.endsWith('…') ? '…' : '';
   const body = ellipsis ? text.slice(0, -1) : text;
   for (const secret of secrets) {
-    for (let length = Math.min(secret.length - 1, body.length); length >= MIN_SECRET_CHARS - 2; length--) {
-      if (body.endsWith(secret.slice(0, length))) return `${body.slice(0, body.length - length)}${REDACTED}${ellipsis}`;
-    }
+    const start = secretCutOffAt(body, secret);
+    if (start !== -1) return `${body.slice(0, start)}${REDACTED}${ellipsis}`;
   }
   return text;
+}
+
+/**
+ * Where the longest proper prefix of `secret` (of at least MIN_SECRET_CHARS − 2 characters) that
+ * ends the body starts, or -1: only the places holding the secret's first character are tried.
+ */
+function secretCutOffAt(body: string, secret: string): number {
+  const shortest = MIN_SECRET_CHARS - 2;
+  for (let at = body.indexOf(secret[0]!, Math.max(0, body.length - secret.length + 1)); at !== -1 && body.length - at >= shortest; at = body.indexOf(secret[0]!, at + 1)) {
+    if (secret.startsWith(body.slice(at))) return at;
+  }
+  return -1;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /** Deeper than any log object or audit result; beyond it a value is dropped rather than risked. */

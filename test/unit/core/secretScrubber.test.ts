@@ -29,12 +29,21 @@ describe('SecretScrubber', () => {
     expect(s.scrub(TOKEN)).toBe(TOKEN);
     resolved = [TOKEN];
     expect(s.scrub(TOKEN)).toBe('[redacted]');
+    // A value replaced by another (a rotated credential) is read again, not remembered.
+    resolved = ['tok-rotated-5e2a'];
+    expect(s.scrub(`${TOKEN} tok-rotated-5e2a`)).toBe(`${TOKEN} [redacted]`);
   });
 
   it('scrubs a secret cut off by a bounded message or the end of a stream', () => {
     const s = scrubber(TOKEN);
     expect(s.scrub(`failed with ${TOKEN.slice(0, 7)}…`)).toBe('failed with [redacted]…');
     expect(s.scrub(`failed with ${TOKEN.slice(0, 7)}`)).toBe('failed with [redacted]');
+    // The longest cut-off prefix wins, even where the secret's first characters recur in it.
+    const recurring = scrubber('abcabcab9');
+    expect(recurring.scrub('x abcabcab')).toBe('x [redacted]');
+    expect(recurring.scrub('x abcab')).toBe('x [redacted]');
+    // Three characters are too few to call a secret.
+    expect(recurring.scrub('x abc')).toBe('x abc');
   });
 
   it('scrubs JSON-escaped forms inside serialized text and deep values, Errors included', () => {
