@@ -64,6 +64,8 @@ export class AuditLog implements InvocationStore {
   /** Completed rows not yet handed to the journal (visible already). */
   private readonly queuedRows = new Map<string, InvocationRecord>();
   private outbox: Outgoing[] = [];
+  /** `urge` came while lines waited in the outbox: they are written without lingering once handed over. */
+  private urgedInOutbox = false;
   /** Lines a failed write refused that must still be kept (the client may have its answer). */
   private held: Line[] = [];
   /** Set while a rotation or a repair runs: writes queue in the outbox meanwhile. */
@@ -129,8 +131,9 @@ export class AuditLog implements InvocationStore {
     );
   }
 
-  /** Writes the lines waiting for company now (a call acts, or must answer); any queued behind a rotation or repair wait ≤ 4 ms more. */
+  /** Writes the lines waiting for company now (a call acts, or must answer); those queued behind a rotation or repair, once handed over. */
   urge(): void {
+    if (this.outbox.length > 0) this.urgedInOutbox = true;
     this.journal.urge();
   }
 
@@ -301,6 +304,10 @@ export class AuditLog implements InvocationStore {
       return;
     }
     for (const item of this.outbox.splice(0)) this.hand(item);
+    if (this.urgedInOutbox) {
+      this.urgedInOutbox = false;
+      this.journal.urge();
+    }
     if (this.active.rows.size >= (this.options.segmentRows ?? 4096) || this.nextOffset >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
       this.startRotation(false);
     }

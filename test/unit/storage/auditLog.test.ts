@@ -215,6 +215,17 @@ describe('the audit log group-commits a completion with the next intent', () => 
     for (const r of [alone, first, second]) expect(await reopened.get(r.id)).toEqual(r);
   });
 
+  it('an intent urged while it waits behind a seal is written once the seal is done, not after the linger', async () => {
+    const log = await openLog({ segmentRows: 100, lingerMs: 600_000 });
+    const sealing = log.seal();
+    // The seal holds new lines back in the audit log until the next segment is open.
+    const intent = log.begin(intentOf(row(2)), encoder.encode('{"q":2}'));
+    log.urge();
+    const lingering = new Promise((resolve) => setTimeout(() => resolve('still lingering'), 2000));
+    expect(await Promise.race([intent.then(() => 'durable'), lingering])).toBe('durable');
+    await sealing;
+  });
+
   it('a completion nobody follows is durable on its own after the linger', async () => {
     const log = await openLog({ segmentRows: 100, lingerMs: 5 });
     const only = row(3);
