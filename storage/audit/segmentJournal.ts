@@ -1,12 +1,9 @@
-import type { Logger } from '../../gateway/core/index.js';
 import { Journal } from '../journal.js';
 import { isAuditRecord, type AuditRecord } from './auditRecords.js';
 import { segmentPath } from './segmentFiles.js';
+import type { SealedSegmentsOptions } from './sealedSegments.js';
 
-export interface SegmentJournalOptions {
-  dir: string;
-  log: Logger;
-  now?: () => Date;
+export interface SegmentJournalOptions extends Pick<SealedSegmentsOptions, 'dir' | 'log' | 'now'> {
   /** Told how long each flush took to be durable, in ms. */
   onFsync?: (ms: number) => void;
   /** How long an intent or a completion waits for company (default LINGER_MS; tests lengthen it). */
