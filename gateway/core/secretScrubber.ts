@@ -7,6 +7,9 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SECRET_CHARS = 6;
 
+/** How many levels of JSON string escaping a secret is looked for in (a value in JSON text in a serialized result is two). */
+const JSON_ESCAPE_LEVELS = 3;
+
 /** A text stream (a child's stderr) scrubbed chunk by chunk, even when a secret spans two chunks. */
 export interface ScrubbingStream {
   /** The scrubbed text that is safe to emit now; an end that may begin a secret (at most `longest secret − 1` characters) is held back. */
@@ -45,9 +48,10 @@ export class SecretScrubber {
     if (sameStrings(values, this.forms.values)) return this.forms.forms;
     const forms = new Set<string>();
     for (const value of values) {
-      forms.add(value);
-      // Inside serialized JSON (audit blobs) quotes and backslashes of a value are escaped.
-      forms.add(JSON.stringify(value).slice(1, -1));
+      // Inside serialized JSON quotes and backslashes of a value are escaped, once per level: an
+      // upstream's JSON text inside a result's string, serialized for the audit, escapes it twice.
+      let form = value;
+      for (let level = 0; level <= JSON_ESCAPE_LEVELS; level++, form = JSON.stringify(form).slice(1, -1)) forms.add(form);
     }
     this.forms = { values, forms: [...forms].sort((a, b) => b.length - a.length) };
     return this.forms.forms;

@@ -46,6 +46,15 @@ describe('SecretScrubber', () => {
     expect(recurring.scrub('x abc')).toBe('x abc');
   });
 
+  it('scrubs a secret escaped more than once: JSON text an upstream returned, serialized again for the audit', () => {
+    const quoted = 'abc"QUOTE\\SECRET-99';
+    const s = scrubber(quoted);
+    const result = { content: [{ type: 'text', text: JSON.stringify({ API_KEY: quoted }) }] };
+    const serialized = JSON.stringify(result);
+    expect(s.scrub(serialized)).toBe(JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ API_KEY: '[redacted]' }) }] }));
+    expect(s.scrub(JSON.stringify({ blob: serialized }))).not.toContain('QUOTE');
+  });
+
   it('scrubs JSON-escaped forms inside serialized text and deep values, Errors included', () => {
     const quoted = 'key-"with"-quotes';
     const s = scrubber(quoted, TOKEN);
