@@ -56,6 +56,22 @@ export const commandSchema = z.string().trim().min(1, 'must not be empty').max(4
 export const argsSchema = z.array(z.string().max(8192, 'an argument must be at most 8192 characters')).max(200, 'at most 200 arguments');
 export const cwdSchema = z.string().max(4096).regex(/^\//, 'must be an absolute path');
 
+/*
+ * What a request may set is stricter than what a saved file may hold: a file an earlier version
+ * saved with such a value still loads (that server fails to start and says why) and can be fixed
+ * through the API. Node refuses to start a process whose command, arguments, directory or
+ * environment holds a NUL, and to send a header value outside one line of Latin-1.
+ */
+const NO_NUL = /^[^\0]*$/;
+export const requestedCommandSchema = commandSchema.regex(NO_NUL, 'must not hold a NUL character');
+export const requestedArgsSchema = z
+  .array(z.string().max(8192, 'an argument must be at most 8192 characters').regex(NO_NUL, 'an argument must not hold a NUL character'))
+  .max(200, 'at most 200 arguments');
+export const requestedCwdSchema = cwdSchema.regex(NO_NUL, 'must not hold a NUL character');
+export const envValueSchema = secretValueSchema.regex(NO_NUL, 'an environment value must not hold a NUL character (a process environment cannot carry one)');
+/** RFC 9110's field-value as Node's HTTP client sends it: printable ASCII, tabs and Latin-1 (no CR, LF or NUL). */
+export const headerValueSchema = secretValueSchema.regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'a header value must be one line of printable ASCII or Latin-1 characters');
+
 export const mcpUrlSchema = z
   .string()
   .max(4096, 'must be at most 4096 characters')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  DEFAULT_CUSTOM_TIMEOUT_SECONDS, MAX_CUSTOM_SERVERS, argsSchema, commandSchema, cwdSchema, envKeySchema, headerKeySchema,
-  mcpUrlSchema, secretValueSchema, serverNameKey, serverNameSchema,
+  DEFAULT_CUSTOM_TIMEOUT_SECONDS, MAX_CUSTOM_SERVERS, requestedArgsSchema, requestedCommandSchema, requestedCwdSchema, envKeySchema, headerKeySchema,
+  envValueSchema, headerValueSchema, mcpUrlSchema, serverNameKey, serverNameSchema,
 } from './customServerConfig.js';
 import type { CreateCustomServer } from './customServerRequests.js';
 
@@ -16,12 +16,12 @@ const importEntrySchema = z
       .enum(['stdio', 'http', 'streamable-http', 'sse'], { error: 'must be one of stdio, http (or streamable-http), sse' })
       .transform((type) => (type === 'streamable-http' ? 'http' : type))
       .optional(),
-    command: commandSchema.optional(),
-    args: argsSchema.optional(),
-    cwd: cwdSchema.optional(),
-    env: z.record(envKeySchema, secretValueSchema).optional(),
+    command: requestedCommandSchema.optional(),
+    args: requestedArgsSchema.optional(),
+    cwd: requestedCwdSchema.optional(),
+    env: z.record(envKeySchema, envValueSchema).optional(),
     url: mcpUrlSchema.optional(),
-    headers: z.record(headerKeySchema, secretValueSchema.regex(/^[^\r\n]*$/, 'a header value must be one line')).optional(),
+    headers: z.record(headerKeySchema, headerValueSchema).optional(),
     /** Accepted for compatibility and ignored: imported servers always start disabled. */
     disabled: z.boolean().optional(),
     /** The MCP Inspector's hint for humans ("add this URL directly in your MCP Client"); ignored. */

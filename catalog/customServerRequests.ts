@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  DEFAULT_CUSTOM_TIMEOUT_SECONDS, argsSchema, commandSchema, cwdSchema, oauthSettingsFields, envKeySchema, headerKeySchema,
-  mcpUrlSchema, secretValueSchema, serverNameSchema, timeoutSecondsSchema,
+  DEFAULT_CUSTOM_TIMEOUT_SECONDS, requestedArgsSchema, requestedCommandSchema, requestedCwdSchema, oauthSettingsFields, envKeySchema, headerKeySchema,
+  envValueSchema, headerValueSchema, mcpUrlSchema, serverNameSchema, timeoutSecondsSchema,
 } from './customServerConfig.js';
 import { customServerLimitsEditSchema } from './customServerLimits.js';
 
@@ -10,15 +10,15 @@ import { customServerLimitsEditSchema } from './customServerLimits.js';
  * unchanged key; `originalKey` (the key's saved name, from the editing draft) marks a rename, which
  * needs a new non-empty value because saved values never move between names (seed §5.3).
  */
-function secretEditsSchema(key: z.ZodString) {
+function secretEditsSchema(key: z.ZodString, value: z.ZodString) {
   const entry = z
-    .object({ key, value: secretValueSchema.nullable(), originalKey: z.string().max(128).optional() })
+    .object({ key, value: value.nullable(), originalKey: z.string().max(128).optional() })
     .strict();
   return z.array(entry).max(100, 'at most 100 entries');
 }
 
-export const envEditsSchema = secretEditsSchema(envKeySchema);
-export const headerEditsSchema = secretEditsSchema(headerKeySchema);
+export const envEditsSchema = secretEditsSchema(envKeySchema, envValueSchema);
+export const headerEditsSchema = secretEditsSchema(headerKeySchema, headerValueSchema);
 export type SecretEdit = z.infer<typeof envEditsSchema>[number];
 
 /**
@@ -50,9 +50,9 @@ export const createCustomServerSchema = z.discriminatedUnion(
       .object({
         ...createCommon,
         transport: z.literal('stdio'),
-        command: commandSchema,
-        args: argsSchema.default([]),
-        cwd: cwdSchema.optional(),
+        command: requestedCommandSchema,
+        args: requestedArgsSchema.default([]),
+        cwd: requestedCwdSchema.optional(),
         env: envEditsSchema.default([]),
       })
       .strict(),
@@ -78,9 +78,9 @@ export const patchCustomServerSchema = z
     /** Changes the named limits only; `null` (whole object or one field) restores the default. */
     limits: customServerLimitsEditSchema.nullable(),
     transport: z.enum(['stdio', 'http', 'sse'], { error: 'must be one of stdio, http, sse' }),
-    command: commandSchema,
-    args: argsSchema,
-    cwd: cwdSchema.nullable(),
+    command: requestedCommandSchema,
+    args: requestedArgsSchema,
+    cwd: requestedCwdSchema.nullable(),
     env: envEditsSchema,
     url: mcpUrlSchema,
     headers: headerEditsSchema,

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 /** What every configured secret value is replaced with, wherever it would leave the gateway. */
 export const REDACTED = '[redacted]';
 
@@ -52,6 +53,8 @@ export class SecretScrubber {
       // upstream's JSON text inside a result's string, serialized for the audit, escapes it twice.
       let form = value;
       for (let level = 0; level <= JSON_ESCAPE_LEVELS; level++, form = JSON.stringify(form).slice(1, -1)) forms.add(form);
+      // As Node's errors quote a value they refuse (`Received 'sk-…\x00'`), control characters escaped.
+      forms.add(inspect(value).slice(1, -1));
     }
     this.forms = { values, forms: [...forms].sort((a, b) => b.length - a.length) };
     return this.forms.forms;

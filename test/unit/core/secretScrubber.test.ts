@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { SecretScrubber, scrubbingLogger, type Logger } from '../../../gateway/core/index.js';
 import { captureLogger } from '../../fixtures/custom/captureLogger.js';
@@ -53,6 +54,18 @@ describe('SecretScrubber', () => {
     const serialized = JSON.stringify(result);
     expect(s.scrub(serialized)).toBe(JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ API_KEY: '[redacted]' }) }] }));
     expect(s.scrub(JSON.stringify({ blob: serialized }))).not.toContain('QUOTE');
+  });
+
+  it("scrubs a value as Node's errors quote it, control characters escaped (a NUL saved before values were checked)", () => {
+    const withNul = 'sk-live-TOPSECRET-4242\u0000';
+    let nodeMessage = '';
+    try {
+      spawnSync('true', [], { env: { API_KEY: withNul } });
+    } catch (error) {
+      nodeMessage = (error as Error).message;
+    }
+    expect(nodeMessage).toContain('TOPSECRET');
+    expect(scrubber(withNul).scrub(nodeMessage)).not.toContain('TOPSECRET');
   });
 
   it('scrubs JSON-escaped forms inside serialized text and deep values, Errors included', () => {

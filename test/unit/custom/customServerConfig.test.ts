@@ -43,6 +43,25 @@ describe('create requests', () => {
     );
     expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, name: '  ' }))).toMatch(/^name: /);
   });
+
+  it('refuses at save what could never start or be sent: a NUL in the command, arguments, directory or environment, a header outside one line of Latin-1', () => {
+    const remote = { name: 'r', transport: 'http', url: 'http://127.0.0.1/mcp' };
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, env: [{ key: 'API_KEY', value: 'sk-live-4242\u0000' }] }))).toBe(
+      'env.0.value: an environment value must not hold a NUL character (a process environment cannot carry one)',
+    );
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, args: ['-y', 'x\u0000'] }))).toBe('args.1: an argument must not hold a NUL character');
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, command: 'np\u0000x' }))).toBe('command: must not hold a NUL character');
+    expect(messageOf(() => parseInput(createCustomServerSchema, { ...stdio, cwd: '/srv\u0000' }))).toBe('cwd: must not hold a NUL character');
+    for (const value of ['Bearer \u0100bc', 'a\r\nX-Injected: 1', 'a\u0000b']) {
+      expect(messageOf(() => parseInput(createCustomServerSchema, { ...remote, headers: [{ key: 'Authorization', value }] }))).toBe(
+        'headers.0.value: a header value must be one line of printable ASCII or Latin-1 characters',
+      );
+    }
+    expect(messageOf(() => parseInput(patchCustomServerSchema, { env: [{ key: 'K', value: 'v\u0000' }] }))).toMatch(/^env\.0\.value: an environment value must not hold a NUL/);
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { a: { command: 'x', env: { K: 'v\u0000' } } } }))).toMatch(/^mcpServers\.a\.env\.K: an environment value must not hold a NUL/);
+    // Tabs and Latin-1 are sendable.
+    expect(parseInput(createCustomServerSchema, { ...remote, headers: [{ key: 'X-Name', value: 'caf\u00e9\tok' }] })).toMatchObject({ headers: [{ value: 'caf\u00e9\tok' }] });
+  });
 });
 
 describe('import documents', () => {
