@@ -83,6 +83,7 @@ export class NodeStreamableTransport implements Transport {
       // Only notifications or responses: accepted, nothing to answer.
       res.writeHead(202).end();
       for (const message of messages) this.onmessage?.(message, extra);
+      this.dropCancelled(messages);
       return;
     }
     const pending = new Set(requests.map((r) => r.id));
@@ -91,6 +92,7 @@ export class NodeStreamableTransport implements Transport {
     const answer: PostAnswer = { stream, pending };
     for (const id of pending) this.answers.set(id, answer);
     for (const message of messages) this.onmessage?.(message, extra);
+    this.dropCancelled(messages);
   }
 
   private handleGet(req: IncomingMessage, res: ServerResponse): void {
@@ -149,6 +151,23 @@ export class NodeStreamableTransport implements Transport {
     answer.pending.delete(requestId);
     this.answers.delete(requestId);
     answer.stream.write(message, answer.pending.size === 0);
+  }
+
+  /**
+   * A request the client cancelled is never answered (the Protocol drops its response), so its
+   * answer stops waiting for it and ends once nothing else on it is pending; it stayed open,
+   * sending keep-alives, until the client gave up.
+   */
+  private dropCancelled(messages: readonly JSONRPCMessage[]): void {
+    for (const message of messages) {
+      if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) continue;
+      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      const answer = requestId === undefined ? undefined : this.answers.get(requestId);
+      if (!answer) continue;
+      answer.pending.delete(requestId!);
+      this.answers.delete(requestId!);
+      if (answer.pending.size === 0) answer.stream.end();
+    }
   }
 
   /** A POST's client left: its requests' answers go nowhere (a cancelled call is never answered, so nothing else would drop them). */

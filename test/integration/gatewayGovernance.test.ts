@@ -14,6 +14,7 @@ import { createBrokerHarness } from '../fixtures/brokerHarness.js';
 import { testSession } from '../fixtures/brokerDoubles.js';
 import { flakyMcpSource } from '../fixtures/servers/flakySource.js';
 import { waitUntil } from '../fixtures/cliProcess.js';
+import { mcpPost, rawMcpSession } from '../fixtures/rawMcp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -127,6 +128,22 @@ describe('governance through the gateway', () => {
     const invocations = await invocationsOf(gateway, sessions[0].id);
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', attempts: 1 });
     expect(requests).toBe(1);
+  });
+
+  it("a POST whose request the client cancels ends at once: no response will come, so its stream does not wait for one", async () => {
+    let requests = 0;
+    const hanging = createServer(() => void (requests += 1));
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
+    const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+    const session = await rawMcpSession(gateway, 'raw-cancel');
+    const answer = await mcpPost(gateway, session, { jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'mcp__arxiv__search', arguments: { query: 'slow' } } });
+    await waitUntil(() => requests === 1);
+    expect((await mcpPost(gateway, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c2' } })).status).toBe(202);
+    const stillOpen = new Promise((resolve) => setTimeout(() => resolve('still open'), 5000));
+    const body = await Promise.race([answer.text(), stillOpen]);
+    expect(body).not.toBe('still open');
+    expect(body).not.toContain('"id":"c2"');
   });
 
   it('catalog routes list sources, status, tools and keyword routing', async () => {
