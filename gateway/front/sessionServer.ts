@@ -20,6 +20,10 @@ import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from 
  */
 const EDGE_CHECKED_TOOL_CALL = z.looseObject({ method: z.literal('tools/call') });
 
+/** Its Session is persisted once the client says it is initialized; until then only ping is answered. */
+const HANDSHAKE_UNFINISHED =
+  'This session has not finished its handshake: send notifications/initialized after the initialize response (the MCP lifecycle requires it), then this request again.';
+
 /** The SDK's per-request context (signal, notifications, the client's capabilities). */
 export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -96,11 +100,18 @@ export function createSessionServer(options: SessionServerOptions): Server {
   // The failure is reported by each request that waits for the handlers.
   handlers.catch(() => {});
   let initialized: Promise<void> = Promise.resolve();
+  let handshakeDone = !options.onInitialized;
   if (options.onInitialized) {
     const onInitialized = options.onInitialized;
-    server.oninitialized = () => void (initialized = onInitialized(server).catch(() => {}));
+    server.oninitialized = () => {
+      // A client that sends notifications/initialized twice starts its Session once.
+      if (handshakeDone) return;
+      handshakeDone = true;
+      initialized = onInitialized(server).catch(() => {});
+    };
   }
   const ready = async (): Promise<SessionHandlers> => {
+    if (!handshakeDone) throw rpcError(ErrorCode.InvalidRequest, HANDSHAKE_UNFINISHED);
     try {
       const bound = await handlers;
       await initialized;
