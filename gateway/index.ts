@@ -13,7 +13,7 @@ export type { SourceEntry } from './registry/index.js';
 export type { Broker } from './broker/index.js';
 export { killGroup, liveChildren, reapLeftoverGroups } from './upstream/index.js';
 export {
-  createMcpHttpRouter, createMcpHttpEdge, downstreamHandlers, requestLog, requireAllowedHost, requireBearer, jsonBody, fromHttpError, sendHttpError, LOOPBACK_HOSTS,
+  answerClientErrorsAsJson, createMcpHttpRouter, createMcpHttpEdge, downstreamHandlers, requestLog, requireAllowedHost, requireBearer, jsonBody, fromHttpError, sendHttpError, LOOPBACK_HOSTS,
 } from './listener/index.js';
 export type { CurrentToken, SessionLimits } from './listener/index.js';
 export { parseDecisionBody } from './permissions/index.js';

@@ -36,7 +36,7 @@ export class FileWorkspace implements SessionWorkspace {
       const abs = this.absolute(sessionId, candidate);
       if (!(await exists(abs)) && !(await exists(abs + PART_SUFFIX))) return candidate;
     }
-    throw new GatewayError('conflict', `More than ${MAX_NUMBERED} files are named like "${wanted.slice(0, 200)}"; choose another destinationPath.`);
+    throw new GatewayError('conflict', `More than ${MAX_NUMBERED} files are named like "${wanted.slice(0, 200)}"; choose another destination path.`);
   }
 
   async openPartial(sessionId: string, relative: string): Promise<PartialFile> {
@@ -210,7 +210,7 @@ async function makeDirsInside(base: string, segments: string[], relative: string
     const info = await lstat(current).catch(() => undefined);
     if (info?.isSymbolicLink()) throw symlinkRefused(relative);
     if (info && !info.isDirectory()) {
-      throw new GatewayError('conflict', `"${relative.slice(0, 200)}" needs "${segment.slice(0, 100)}" to be a folder, but it is a file; choose another destinationPath.`);
+      throw new GatewayError('conflict', `"${relative.slice(0, 200)}" needs "${segment.slice(0, 100)}" to be a folder, but it is a file; choose another destination path.`);
     }
     if (!info) await mkdir(current, { mode: DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;
@@ -223,7 +223,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 function completedExists(relative: string): GatewayError {
-  return new GatewayError('conflict', `"${relative.slice(0, 200)}" already exists in the workspace and completed files are never overwritten; choose another destinationPath.`);
+  return new GatewayError('conflict', `"${relative.slice(0, 200)}" already exists in the workspace and completed files are never overwritten; choose another destination path.`);
 }
 
 function symlinkRefused(relative: string): GatewayError {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
-  LOOPBACK_HOSTS, createGatewayMetrics, createMcpHttpEdge, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
+  LOOPBACK_HOSTS, answerClientErrorsAsJson, createGatewayMetrics, createMcpHttpEdge, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
   type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, systemClock,
 } from '../index.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -104,6 +104,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   // MCP requests skip express (the same guards run in the edge); every other path is express's.
   const mcpEdge = createMcpHttpEdge({ mcp, token: adminToken.current, log, ...(hosts ? { allowedHosts: hosts } : {}) });
   const server = createServer((req, res) => void (mcpEdge(req, res) || app(req, res)));
+  answerClientErrorsAsJson(server);
   await listen(server, config.host, config.port).catch(async (error: unknown) => {
     adminToken.stop();
     await runtime.close();

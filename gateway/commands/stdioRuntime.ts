@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import type { ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
-import { GatewayError, LOOPBACK_HOSTS, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
+import { GatewayError, LOOPBACK_HOSTS, answerClientErrorsAsJson, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import { createLogger } from './logger.js';
 import {
@@ -85,6 +85,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
   app.use(await adminAppFor(runtime, storage, adminToken.current, log, shared));
   const server = createServer(app);
+  answerClientErrorsAsJson(server);
   server.once('close', () => adminToken.stop());
   await listen(server, host, port, '--admin-port (SCIGATE_ADMIN_PORT)');
   process.stderr.write(`scigate admin API: http://${host}:${(server.address() as { port: number }).port}/api (token file: ${token.path})\n`);

@@ -72,6 +72,10 @@ export function fromHttpError(thrown: unknown): GatewayError {
   const status = httpStatusField(thrown);
   if (status === undefined) return GatewayError.from(thrown);
   const known = BODY_ERRORS[String((thrown as { type?: unknown }).type)];
+  const limit = (thrown as { limit?: unknown }).limit;
+  if (status === 413 && typeof limit === 'number') {
+    return new GatewayError('request_too_large', `The request body is larger than this route accepts (${limit} bytes); send less.`, { cause: thrown, details: { limitBytes: limit } });
+  }
   if (known) return new GatewayError(known[0], known[1], { cause: thrown });
   if (status === 413) return new GatewayError('request_too_large', 'The request body is too large.', { cause: thrown });
   if (status === 415) return new GatewayError('unsupported_media_type', 'The request body has an unsupported media type or encoding.', { cause: thrown });

@@ -113,6 +113,19 @@ describe('the admin API', () => {
     expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: expect.stringContaining('GET /api/sessions') });
   });
 
+  it("answers a URL over Node's 16 KiB and a body over the route's limit in the JSON error shape, saying the limit", async () => {
+    const longUrl = await fetch(`${gateway.url}/api/sessions?q=${'x'.repeat(20_000)}`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    expect(longUrl.status).toBe(431);
+    expect(((await longUrl.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'request_too_large', message: expect.stringContaining('shorter URL') });
+    const large = await fetch(`${gateway.url}/api/projects`, {
+      method: 'POST', body: JSON.stringify({ id: 'p', name: 'x'.repeat(2 * 1024 * 1024) }), headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
+    });
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'request_too_large', message: expect.stringContaining('(1048576 bytes)'),
+    });
+  });
+
   it('refuses a body of null as a bare value (valid JSON, but no object), with a 400', async () => {
     const response = await fetch(`${gateway.url}/api/projects`, {
       method: 'POST', body: 'null', headers: { authorization: `Bearer ${gateway.token}`, 'content-type': 'application/json' },
