@@ -61,7 +61,7 @@ export function checkRpcMessage(message: unknown): RpcRejection | undefined {
   const id = idOf(message);
   if (id === null && typeof message === 'object' && message !== null && 'id' in message && typeof method === 'string') {
     // Zod's union would blame the notification branch ("id: is not a known field").
-    return reject(RpcCode.InvalidRequest, 'Invalid request: id must be a string or a number (a notification has no id at all).', null);
+    return reject(RpcCode.InvalidRequest, 'Invalid request: id must be a string or an integer (a notification has no id at all).', null);
   }
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) return reject(RpcCode.InvalidRequest, `Invalid request: ${describe(parsed.error)}`, id);
@@ -78,9 +78,10 @@ function describe(error: unknown): string {
   return shown ? `${shown}: ${message}` : message;
 }
 
+/** The message's id if it is one JSON-RPC allows here (a string or an integer), else null. */
 function idOf(message: unknown): string | number | null {
   const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
 function reject(code: number, message: string, id: string | number | null): RpcRejection {

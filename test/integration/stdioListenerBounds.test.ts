@@ -61,7 +61,7 @@ describe('scigate stdio and bad request lines', () => {
     send(running, { jsonrpc: '2.0', id: 5, method: 'ping' });
     expect((await answerTo(running, 5)).result).toEqual({});
     const refusedWithoutId = jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.message);
-    expect(refusedWithoutId).toEqual([expect.stringContaining('one JSON-RPC message per line'), expect.stringContaining('id must be a string or a number')]);
+    expect(refusedWithoutId).toEqual([expect.stringContaining('one JSON-RPC message per line'), expect.stringContaining('id must be a string or an integer')]);
     for (const answer of jsonRpcAnswers(running)) expect(JSON.stringify(answer)).not.toContain('\\"code\\"');
     running.child.stdin!.end();
     await running.exited;

@@ -22,7 +22,7 @@ describe('checkRpcMessage', () => {
 
   it('still tells a bad envelope (-32600) from bad params (-32602), in words', () => {
     expect(checkRpcMessage(call({ name: 'x' }, { extra: true }))).toMatchObject({ code: -32600, id: 7 });
-    expect(checkRpcMessage(call({ name: 'x' }, { id: 1.5 }))).toMatchObject({ code: -32600, id: 1.5 });
+    expect(checkRpcMessage(call({ name: 'x' }, { id: 1.5 }))).toMatchObject({ code: -32600, id: null });
     expect(checkRpcMessage(call({ name: 'x' }, { jsonrpc: '1.0' }))).toMatchObject({ code: -32600 });
     expect(checkRpcMessage(call({ name: 5 }))).toMatchObject({ code: -32602, id: 7, message: expect.stringMatching(/^Invalid tools\/call params: name: /) });
     expect(checkRpcMessage(call({ name: 'x', arguments: 'a' }))).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid tools\/call params: arguments: /) });
@@ -39,7 +39,11 @@ describe('checkRpcMessage', () => {
   });
 
   it('a null id is named as the problem, not blamed on the notification form', () => {
-    expect(checkRpcMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({ code: -32600, id: null, message: expect.stringContaining('id must be a string or a number') });
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({ code: -32600, id: null, message: expect.stringContaining('id must be a string or an integer') });
+    // A fractional or out-of-range number is no id either: the message says so, not "id: is not a known field".
+    for (const id of [1.5, 1e400, 2 ** 60]) {
+      expect(checkRpcMessage({ jsonrpc: '2.0', id, method: 'tools/list' })).toEqual({ code: -32600, id: null, message: expect.stringContaining('id must be a string or an integer') });
+    }
   });
 
   it('leaves other valid messages to the SDK, whatever their method is called', () => {
