@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,7 +7,7 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { BoundedLineReader, GatewayError, isPlainResultResponse, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
-import { stderrLog } from './stderrLog.js';
+import { stderrLog, type StderrLog } from './stderrLog.js';
 
 export interface StdioTargetOptions {
   command: string;
@@ -47,6 +48,9 @@ export class ProcessGroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly reader: BoundedLineReader;
+  private stderr: StderrLog | undefined;
+  /** Set when the gateway ends the child (close, a broken bound): its exit is expected, not news. */
+  private stopping = false;
 
   constructor(private readonly options: StdioTargetOptions) {
     this.reader = new BoundedLineReader(options.maxLineBytes);
@@ -62,6 +66,10 @@ export class ProcessGroupStdioTransport implements Transport {
       const env = { ...getDefaultEnvironment(), ...this.options.env };
       const command = resolveCommand(this.options.command, env.PATH, this.options.cwd);
       if (command instanceof Error) return reject(command);
+      // Else spawn blames /bin/sh (ENOENT), which names neither the cause nor the setting.
+      if (this.options.cwd !== undefined && !isDirectory(this.options.cwd)) {
+        return reject(new GatewayError('upstream_unavailable', `${this.options.id}: its working directory ${this.options.cwd} is not a directory here; change cwd in its settings.`));
+      }
       // fd 3 is a pipe only the gateway holds open: the watchdog in the group sees it close when the
       // gateway dies (even by SIGKILL) and kills the group, so no server outlives its gateway.
       const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'scigate-stdio', command, ...this.options.args], {
@@ -82,6 +90,7 @@ export class ProcessGroupStdioTransport implements Transport {
       child.once('exit', (code, signal) => this.exited(child, code, signal));
       child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
       const stderr = stderrLog(this.options.log, child.pid, this.options.secrets);
+      this.stderr = stderr;
       child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
       child.stderr!.once('end', () => stderr.end());
       child.stdin!.on('error', (error) => this.onerror?.(error));
@@ -108,6 +117,7 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.stopping = true;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -125,6 +135,8 @@ export class ProcessGroupStdioTransport implements Transport {
     this.reader.clear();
     (child.stdio[3] as NodeJS.ReadableStream & { destroy?: () => void } | null)?.destroy?.();
     this.options.log.info({ pid: child.pid, code, signal }, 'upstream stdio server exited');
+    // Told before onclose, so the calls (or the connect) that fail with the connection say why.
+    if (!this.stopping) this.options.onFailure?.(this.exitError(code, signal));
     this.onclose?.();
   }
 
@@ -161,11 +173,32 @@ export class ProcessGroupStdioTransport implements Transport {
     this.stop(error, 'upstream stdio message too large; stopping the server');
   }
 
+  /** Why a server that exited by itself is gone: its exit status and the last of its stderr. */
+  private exitError(code: number | null, signal: NodeJS.Signals | null): GatewayError {
+    const status = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const said = this.stderr?.summary().replace(/\s+/g, ' ').trim();
+    return new GatewayError(
+      'upstream_unavailable',
+      `${this.options.id} ${status}${said ? `; its stderr: "${said}"` : ' and wrote nothing to stderr'}. ` +
+        'It is started again on the next call; if it keeps exiting, check its command, arguments, working directory and environment.',
+      { retryable: true },
+    );
+  }
+
   /** Ends the connection because the server broke a bound: the calls waiting on it fail at once, the next call restarts it. */
   private stop(error: GatewayError, why: string): void {
+    this.stopping = true;
     this.options.log.warn({ pid: this.child?.pid, err: error.message }, why);
     this.options.onFailure?.(error);
     this.onerror?.(error);
     void this.close();
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -79,10 +79,7 @@ export function messageBytesFor(maxResponseBytes: number): number {
   return 2 * maxResponseBytes + 1024 * 1024;
 }
 
-/**
- * One SDK client for one upstream MCP server, over stdio, SSE, streamable HTTP or in-memory.
- * Connects lazily; a server that dies is reconnected on the next call, with backoff.
- */
+/** One SDK client for one upstream MCP server (stdio, SSE, streamable HTTP, in-memory); connects lazily, reconnects with backoff. */
 export class UpstreamClient {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
@@ -298,8 +295,9 @@ export class UpstreamClient {
     return client;
   }
 
-  /** Maps a failed request, preferring the violation that ended its connection over "connection closed". */
+  /** Maps a failed request, preferring the violation that ended its connection over "connection closed" (removed while it ran: calling again cannot help). */
   private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
+    if (this.closed && !signal?.aborted) return new GatewayError('tool_unavailable', `${this.named} was removed or stopped while this call ran; list the tools again.`);
     return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal);
   }
 

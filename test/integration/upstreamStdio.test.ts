@@ -36,12 +36,33 @@ describe('upstream stdio servers', () => {
     expect(crash).toBeInstanceOf(GatewayError);
     expect((crash as GatewayError).code).toBe('upstream_unavailable');
     expect((crash as GatewayError).retryable).toBe(true);
+    expect((crash as GatewayError).message).toMatch(/^crashing exited with code 3 and wrote nothing to stderr\. It is started again on the next call/);
 
     expect(await waitUntil(() => !isAlive(grandchild))).toBe(true);
 
     const again = await client.callTool('echo', { text: 'again' }, { timeoutMs: 10_000 });
     const [newPid] = pidsOf((again.content[0] as { text: string }).text);
     expect(newPid).not.toBe(pid);
+  });
+
+  it('a server that exits before answering says how it ended and what it wrote last to stderr; a missing working directory is named', async () => {
+    client = new UpstreamClient({ id: 'typo', target: { kind: 'stdio', command: process.execPath, args: ['/nonexistent/server.js'] }, log: silentLogger, clock: systemClock });
+    const error = (await client.listTools().catch((e: unknown) => e)) as GatewayError;
+    expect(error.code).toBe('upstream_unavailable');
+    expect(error.message).toMatch(/^typo exited with code 1; its stderr: ".*Cannot find module '\/nonexistent\/server\.js'/);
+    await client.close();
+    client = new UpstreamClient({ id: 'moved', target: { kind: 'stdio', command: process.execPath, args: [serverPath], cwd: '/nonexistent/dir' }, log: silentLogger, clock: systemClock });
+    expect(((await client.listTools().catch((e: unknown) => e)) as GatewayError).message).toBe(
+      'moved: its working directory /nonexistent/dir is not a directory here; change cwd in its settings.',
+    );
+  });
+
+  it('a call in flight when its server is removed is told the tool is gone, not to retry', async () => {
+    client = newClient();
+    await client.callTool('echo', { text: 'hi' }, { timeoutMs: 10_000 });
+    const inFlight = client.callTool('crash', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    await client.close();
+    expect(await inFlight).toMatchObject({ code: 'tool_unavailable', retryable: false, message: expect.stringContaining('was removed or stopped while this call ran') });
   });
 
   it('closing the client kills the server and everything it spawned (its process group)', async () => {
