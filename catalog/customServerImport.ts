@@ -47,9 +47,22 @@ const importEntrySchema = z
     }
   });
 
-/** `POST /api/mcp/servers/import`: the whole `{"mcpServers": {…}}` document. */
-export const importServersSchema = z
+/**
+ * VS Code's mcp.json names the servers `servers` (its settings.json, `mcp.servers`): read as
+ * `mcpServers`. Its `inputs` (values it prompts for) have no equivalent here and are refused.
+ */
+function asMcpServers(document: unknown): unknown {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return document;
+  const { servers, ...rest } = document as Record<string, unknown>;
+  return servers !== undefined && !('mcpServers' in rest) ? { ...rest, mcpServers: servers } : document;
+}
+
+const VSCODE_INPUTS = 'VS Code\'s prompted inputs are not read here: write each value into the env or headers that use it (instead of ${input:…}) and remove inputs';
+
+/** `POST /api/mcp/servers/import`: the whole `{"mcpServers": {…}}` document (or VS Code's `{"servers": {…}}`). */
+export const importServersSchema = z.preprocess(asMcpServers, z
   .object({
+    inputs: z.unknown().refine(() => false, VSCODE_INPUTS).optional(),
     mcpServers: z
       .unknown()
       .superRefine(refuseUnsafeNames)
@@ -61,7 +74,7 @@ export const importServersSchema = z
       .refine((servers) => Object.keys(servers).length > 0, 'must contain at least one server')
       .refine((servers) => Object.keys(servers).length <= MAX_CUSTOM_SERVERS, `must contain at most ${MAX_CUSTOM_SERVERS} servers`),
   })
-  .strict();
+  .strict());
 
 export type ImportServers = z.infer<typeof importServersSchema>;
 

@@ -99,7 +99,14 @@ describe('import documents', () => {
     expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { c: { command: 'x', autoApprove: [] } } }))).toBe(
       'mcpServers.c.autoApprove: is not a known field',
     );
-    expect(messageOf(() => parseInput(importServersSchema, { servers: {} }))).toMatch(/^mcpServers: must be an object of servers by name/);
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: [] }))).toMatch(/^mcpServers: must be an object of servers by name/);
+  });
+
+  it("reads VS Code's mcp.json, whose servers are under \"servers\"; its prompted inputs are refused with what to do", () => {
+    const vscode = { servers: { notes: { type: 'stdio', command: 'node', args: ['notes.js'] }, remote: { type: 'http', url: 'https://mcp.example.org/mcp' } } };
+    expect(importToCreateRequests(parseInput(importServersSchema, vscode)).map((r) => [r.name, r.transport])).toEqual([['notes', 'stdio'], ['remote', 'http']]);
+    const withInputs = { ...vscode, inputs: [{ type: 'promptString', id: 'api-key', password: true }] };
+    expect(messageOf(() => parseInput(importServersSchema, withInputs))).toMatch(/^inputs: VS Code's prompted inputs are not read here: write each value into the env or headers/);
   });
 });
 
