@@ -63,6 +63,9 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
       res.once('close', live.begin(sessionId));
       return transport.handleNodeRequest(req, res, req.body);
     }
+    if (req.method === 'POST' && Array.isArray(req.body) && req.body.some((message) => isInitializeRequest(message))) {
+      return rpcError(res, 400, -32600, 'Invalid Request: initialize must be sent on its own, not in a batch.');
+    }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       return rpcError(res, 400, -32000, 'No Mcp-Session-Id header; send an initialize request first.');
     }

@@ -142,6 +142,13 @@ describe('the Node streamable HTTP transport', () => {
       expect(body).toMatchObject({ jsonrpc: '2.0', id: null });
       expect(body.error.message).toMatch(words);
     }
+    // An initialize inside a batch is refused as such, not as a request without a session.
+    const batched = await fetch(gateway.mcpUrl, {
+      method: 'POST', headers: headers(),
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }, { jsonrpc: '2.0', id: 8, method: 'ping' }]),
+    });
+    expect(batched.status).toBe(400);
+    expect(((await batched.json()) as RpcError).error).toMatchObject({ code: -32600, message: expect.stringContaining('initialize must be sent on its own') });
     // The session survives its refused requests.
     const ping = await post(session, { jsonrpc: '2.0', id: 6, method: 'ping' });
     expect(ping.headers.get('content-type')).toBe('application/json');
