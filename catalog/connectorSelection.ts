@@ -34,7 +34,6 @@ export const patchProjectSchema = z
   .partial()
   .strict();
 
-/** The connector part of `PATCH /api/sessions/:id`. */
 /**
  * `PATCH /api/sessions/:id`: the approval mode and/or the connector selection. `never_ask` was a
  * short-lived name for `always_allow` (seed §11); it is accepted and stored as `always_allow`.
@@ -42,7 +41,7 @@ export const patchProjectSchema = z
 export const sessionPatchSchema = z
   .object({
     approvalMode: z
-      .enum(['ask_for_dangerous', 'always_allow', 'never_ask'])
+      .enum(['ask_for_dangerous', 'always_allow', 'never_ask'], { error: 'must be "ask_for_dangerous" or "always_allow"' })
       .transform((m) => (m === 'never_ask' ? ('always_allow' as const) : m))
       .optional(),
     connectors: connectorSelectionSchema.optional(),

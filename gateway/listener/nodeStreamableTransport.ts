@@ -22,6 +22,13 @@ interface PostAnswer {
   pending: Set<RequestId>;
 }
 
+/** A second initialize in a session: the SDK's words, and what to do instead. */
+const ALREADY_INITIALIZED: TransportRefusal = {
+  status: 400,
+  code: -32600,
+  message: 'Invalid Request: Server already initialized; send requests with this Mcp-Session-Id, or initialize a new session without the header',
+};
+
 /**
  * The MCP streamable HTTP server transport on Node's request and response, with the protocol
  * behaviour of the SDK's WebStandardStreamableHTTPServerTransport (stateful sessions, no event
@@ -71,7 +78,7 @@ export class NodeStreamableTransport implements Transport {
     const refusal = checkMessages(messages, batch, initializing) ?? (initializing ? undefined : checkSession(req.headers, this.sessionId));
     if (refusal) return this.refuse(res, refusal);
     if (initializing) {
-      if (this.sessionId !== undefined) return this.refuse(res, { status: 400, code: -32600, message: 'Invalid Request: Server already initialized' });
+      if (this.sessionId !== undefined) return this.refuse(res, ALREADY_INITIALIZED);
       this.sessionId = this.options.sessionIdGenerator();
       await this.options.onsessioninitialized?.(this.sessionId);
       // close() may have run during the callback: nothing may register into a closed transport.

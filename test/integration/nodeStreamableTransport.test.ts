@@ -149,6 +149,9 @@ describe('the Node streamable HTTP transport', () => {
     });
     expect(batched.status).toBe(400);
     expect(((await batched.json()) as RpcError).error).toMatchObject({ code: -32600, message: expect.stringContaining('initialize must be sent on its own') });
+    const again = await post(session, { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as RpcError).error.message).toMatch(/already initialized; send requests with this Mcp-Session-Id, or initialize a new session/);
     // The session survives its refused requests.
     const ping = await post(session, { jsonrpc: '2.0', id: 6, method: 'ping' });
     expect(ping.headers.get('content-type')).toBe('application/json');

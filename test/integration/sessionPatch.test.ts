@@ -30,7 +30,8 @@ describe('PATCH /api/sessions/:id', () => {
     expect((await patch(id, {}).expect(400)).body.error.message).toContain('approvalMode');
     const unknown = await patch(id, { approval: 'always_allow' }).expect(400);
     expect(unknown.body.error.message).toContain('approval');
-    await patch(id, { approvalMode: 'sometimes' }).expect(400);
+    // The legacy never_ask is still read, but the words name only the two modes.
+    expect((await patch(id, { approvalMode: 'sometimes' }).expect(400)).body.error.message).toBe('approvalMode: must be "ask_for_dangerous" or "always_allow"');
     await patch('ses_missing', { approvalMode: 'always_allow' }).expect(404);
   });
 
