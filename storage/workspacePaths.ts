@@ -26,6 +26,7 @@ export function checkWorkspacePath(relative: string): string {
   if (relative.includes('\\')) throw refused(relative, 'it contains a backslash');
   const segments = relative.split('/').filter((s) => s.length > 0);
   if (segments.length === 0) throw refused(relative, 'it names no file');
+  if (relative.endsWith('/')) throw refused(relative, 'it ends with "/", naming a folder; add the file name');
   for (const segment of segments) {
     if (segment === '..') throw refused(relative, 'it climbs out with ".."');
     if (segment.startsWith('.')) throw refused(relative, 'a segment starts with "." (hidden names are reserved)');
