@@ -5,6 +5,9 @@ import {
 } from './customServerConfig.js';
 import type { CreateCustomServer } from './customServerRequests.js';
 
+const foreignSetting = (words: string) => z.unknown().refine(() => false, words).optional();
+const AUTO_APPROVAL = 'is an editor\'s list of tools to run without asking, not read here: remove it (scigate asks through its own approvals; PATCH /api/sessions/:id sets a Session\'s approvalMode)';
+
 /**
  * One entry of `mcpServers` as Claude Desktop, Cursor, VS Code and the MCP Inspector's "Servers
  * File" write it: a stdio program (`command`, `args`, `env`, `cwd`) or an endpoint (`url`,
@@ -26,6 +29,12 @@ const importEntrySchema = z
     disabled: z.boolean().optional(),
     /** The MCP Inspector's hint for humans ("add this URL directly in your MCP Client"); ignored. */
     note: z.string().optional(),
+    // Other editors' settings with no meaning here: refused with what to do, not as unknown fields.
+    alwaysAllow: foreignSetting(AUTO_APPROVAL),
+    autoApprove: foreignSetting(AUTO_APPROVAL),
+    timeout: foreignSetting('is an editor\'s setting, not read here: remove it, and after the import set timeoutSeconds (PATCH /api/mcp/servers/:id)'),
+    envFile: foreignSetting('is not read here: remove it and give the variables in env'),
+    serverUrl: foreignSetting('is another editor\'s name for the endpoint: rename it to url'),
   })
   .strict()
   .superRefine((entry, ctx) => {

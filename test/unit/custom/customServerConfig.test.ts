@@ -96,9 +96,11 @@ describe('import documents', () => {
       'mcpServers.a.url: is not a setting of a stdio server',
     );
     expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { b: { type: 'http' } } }))).toBe('mcpServers.b.url: a http server needs a url');
-    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { c: { command: 'x', autoApprove: [] } } }))).toBe(
-      'mcpServers.c.autoApprove: is not a known field',
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { c: { command: 'x', autoApprove: [] } } }))).toMatch(
+      /^mcpServers\.c\.autoApprove: is an editor's list of tools to run without asking, not read here: remove it/,
     );
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { d: { serverUrl: 'https://x.example/mcp' } } }))).toMatch(/serverUrl: .*rename it to url/);
+    expect(messageOf(() => parseInput(importServersSchema, { mcpServers: { e: { command: 'x', colour: 'red' } } }))).toBe('mcpServers.e.colour: is not a known field');
     expect(messageOf(() => parseInput(importServersSchema, { mcpServers: [] }))).toMatch(/^mcpServers: must be an object of servers by name/);
   });
 
