@@ -27,6 +27,10 @@ describe('checkRpcMessage', () => {
     expect(checkRpcMessage(call({ name: 5 }))).toMatchObject({ code: -32602, id: 7, message: expect.stringMatching(/^Invalid tools\/call params: name: /) });
     expect(checkRpcMessage(call({ name: 'x', arguments: 'a' }))).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid tools\/call params: arguments: /) });
     expect(checkRpcMessage({ jsonrpc: '2.0', id: 4, method: 'tools/call' })).toMatchObject({ code: -32602 });
+    // A union of types names them all, not only its first branch's.
+    expect(checkRpcMessage(call({ name: 'x', _meta: { progressToken: 1.5 } }))).toMatchObject({
+      code: -32600, id: 7, message: 'Invalid request: _meta.progressToken: Invalid input: expected string or int, received number',
+    });
   });
 
   it('checks the params of every request the gateway serves, not only tools: -32602 in words, never a schema dump', () => {
