@@ -6,7 +6,7 @@ export interface ExtractionLimits {
   maxBytes: number;
   /** Most pages extracted; a longer PDF fails with `pdf_too_many_pages`. Default 2,000. */
   maxPages: number;
-  /** The worker's V8 old-generation heap, in MiB; exceeding it fails with `extraction_limit`. Default 256. */
+  /** Memory one extraction may hold, in MiB: the worker's V8 heap and the buffers pdf.js decodes into; exceeding it fails with `extraction_limit`. Default 256. */
   maxHeapMb: number;
   /** Wall-clock time for one extraction, in ms; exceeding it fails with `extraction_limit`. Default 120,000. */
   timeoutMs: number;

@@ -4,7 +4,7 @@
 // (reading order, headers, manifest) is typed code in the main thread.
 //
 // In (one message per job, jobs one after another):
-//   { bytes: Uint8Array, maxPages: number, standardFontDataUrl: string, cMapUrl: string }
+//   { bytes: Uint8Array, maxPages: number, maxMemoryMb: number, standardFontDataUrl: string, cMapUrl: string }
 // Out (postMessage), per job, in this order:
 //   { type: 'opened', pageCount, info, xmp }           – or { type: 'failed', kind, message }
 //                                                          (kind: encrypted, corrupt, too_many_pages, heap_limit)
@@ -74,8 +74,38 @@ function plainInfo(info) {
   return out;
 }
 
+/** How often a running job's memory is looked at; pdf.js yields to the event loop while it decodes. */
+const MEMORY_CHECK_MS = 100;
+
+/**
+ * Fails the job (heap_limit) once this isolate holds more than `maxMemoryMb`: its heap, and the
+ * buffers pdf.js decodes streams into, which live outside the heap and its V8 limit (a 2 MB PDF
+ * whose content stream inflates to 2 GiB of spaces held 4 GB otherwise).
+ */
+function watchMemory(maxMemoryMb, fail) {
+  const limit = maxMemoryMb * 1024 * 1024;
+  const timer = setInterval(() => {
+    const { heapUsed, external } = process.memoryUsage();
+    if (heapUsed + external > limit) {
+      clearInterval(timer);
+      fail();
+    }
+  }, MEMORY_CHECK_MS);
+  return () => clearInterval(timer);
+}
+
 async function extract(job) {
-  const { bytes, maxPages, standardFontDataUrl, cMapUrl } = job;
+  const { bytes, maxPages, maxMemoryMb, standardFontDataUrl, cMapUrl } = job;
+  // The gateway terminates a worker that failed a job, so pdf.js stops with it.
+  const stopWatching = watchMemory(maxMemoryMb, () => post({ type: 'failed', kind: 'heap_limit', message: 'memory past the limit' }));
+  try {
+    await extractWatched(bytes, maxPages, standardFontDataUrl, cMapUrl);
+  } finally {
+    stopWatching();
+  }
+}
+
+async function extractWatched(bytes, maxPages, standardFontDataUrl, cMapUrl) {
   let pdf;
   try {
     pdf = await getDocument({

@@ -74,7 +74,7 @@ export function runPdfWorker(options: RunPdfWorkerOptions): Promise<RawDocument>
       () => finish(limitError('timeoutMs', `took longer than ${limits.timeoutMs} ms`)),
       () => undefined,
     );
-    worker.postMessage({ bytes, maxPages: limits.maxPages, standardFontDataUrl: STANDARD_FONTS, cMapUrl: CMAPS }, [bytes.buffer as ArrayBuffer]);
+    worker.postMessage({ bytes, maxPages: limits.maxPages, maxMemoryMb: limits.maxHeapMb, standardFontDataUrl: STANDARD_FONTS, cMapUrl: CMAPS }, [bytes.buffer as ArrayBuffer]);
   });
 }
 
