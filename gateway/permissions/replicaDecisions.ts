@@ -51,7 +51,11 @@ export function releaseFor(event: GatewayEvent): ReplicaRelease | undefined {
 /** 409 for a decision on a request that another decision (here or on another replica) ended first. */
 export function alreadyDecided(request: PermissionRequestRecord, epoch: number): GatewayError {
   const how = request.resolvedVia ? ` via ${request.resolvedVia}` : '';
-  return new GatewayError('conflict', `Permission request ${request.id} was already decided (${request.status}${how}).`, {
+  // A decision that lost a race to one still being written reads the request as pending.
+  const message = request.status === 'pending'
+    ? `Permission request ${request.id} is being decided by another decision; read the outcome with GET /api/sessions/${request.sessionId}/permission-requests.`
+    : `Permission request ${request.id} was already decided (${request.status}${how}).`;
+  return new GatewayError('conflict', message, {
     details: { epoch, status: request.status },
   });
 }

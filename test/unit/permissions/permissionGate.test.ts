@@ -241,6 +241,19 @@ describe('PermissionGate', () => {
     await expect(h.gate.decide(first!.id, 'allow_once', { via: 'admin' })).rejects.toMatchObject({ code: 'conflict' });
   });
 
+  it('of decisions racing on one request one wins; a loser is told the request is decided or being decided, never "decided (pending)"', async () => {
+    const h = await createGateHarness();
+    const call = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    const outcomes = await Promise.allSettled(['allow_once', 'deny', 'allow_once', 'deny'].map((d) => h.gate.decide(request!.id, d as 'allow_once' | 'deny', { via: 'admin' })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const lost of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
+      expect(lost.reason).toMatchObject({ code: 'conflict' });
+      expect((lost.reason as GatewayError).message).toMatch(/was already decided \((allowed|denied)|is being decided by another decision/);
+    }
+    await call.promise.catch(() => {});
+  });
+
   it('marks requests left pending by a crash as orphaned', async () => {
     const h = await createGateHarness();
     ask(h);
