@@ -22,6 +22,8 @@ export function checkWorkspacePath(relative: string): string {
   if (relative.length > MAX_WORKSPACE_PATH_CHARS) throw refused(relative, `it is longer than ${MAX_WORKSPACE_PATH_CHARS} characters`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(relative)) throw refused(relative, 'it contains NUL or control characters');
+  // Bidirectional overrides and invisible characters make one name display as another (a listing, the admin page).
+  if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/.test(relative)) throw refused(relative, 'it contains invisible or text-direction characters');
   if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative)) throw refused(relative, 'it is absolute');
   if (relative.includes('\\')) throw refused(relative, 'it contains a backslash');
   const segments = relative.split('/').filter((s) => s.length > 0);
@@ -30,6 +32,7 @@ export function checkWorkspacePath(relative: string): string {
   for (const segment of segments) {
     if (segment === '..') throw refused(relative, 'it climbs out with ".."');
     if (segment.startsWith('.')) throw refused(relative, 'a segment starts with "." (hidden names are reserved)');
+    if (segment !== segment.trim()) throw refused(relative, 'a segment starts or ends with a space');
     if (segment.length > MAX_SEGMENT_CHARS) throw refused(relative, `a segment is longer than ${MAX_SEGMENT_CHARS} characters`);
   }
   if (segments.at(-1)!.endsWith(PART_SUFFIX)) throw refused(relative, `"${PART_SUFFIX}" names files still being written`);

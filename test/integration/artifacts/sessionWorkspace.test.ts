@@ -32,6 +32,8 @@ describe('the Session workspace', () => {
     ['part suffix', 'paper.pdf.part'],
     ['empty', ''],
     ['folder', 'uploads/a/'],
+    ['text-direction override', 'uploads/\u202Efdp.exe'],
+    ['trailing space', 'uploads/x.pdf '],
   ])('refuses a %s path with invalid_input (the tool or route that passed it names its argument)', async (_label, path) => {
     expect(() => workspace.checkPath(path)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringContaining('is refused') }));
     await expect(workspace.openPartial('ses_1', path)).rejects.toMatchObject({ code: 'invalid_input' });
