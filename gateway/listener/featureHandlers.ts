@@ -17,13 +17,20 @@ type FeatureHandlers = Pick<
  * upstream's own code when the upstream answered with one.
  */
 export function featureHandlers(features: UpstreamFeatures, files: WorkspaceResources | undefined): FeatureHandlers {
-  const isFile = (uri: string) => files !== undefined && parseWorkspaceResourceUri(uri.split('?', 1)[0]!) !== undefined;
+  // Whether a URI names a workspace file; a refused URI (too long, or in the workspace's
+  // scigate://sessions/ space yet no file of this session) throws, so it never reaches a source.
+  const isFile = (uri: string): boolean => {
+    if (uri.length > MAX_URI_CHARS) throw new GatewayError('invalid_input', `A resource URI may be at most ${MAX_URI_CHARS} characters; this one has ${uri.length}.`);
+    if (files !== undefined && parseWorkspaceResourceUri(uri.split('?', 1)[0]!) !== undefined) return true;
+    if (/^scigate:\/\/sessions\//i.test(uri)) throw new GatewayError('not_found', `${uri.slice(0, 200)} is not a file of this session; resources/list shows its files (scigate://sessions/<id>/files/<path>).`);
+    return false;
+  };
   return {
     listResources: rpc(async () => {
       const [own, upstream] = await Promise.all([files?.list() ?? { resources: [] }, features.listResources()]);
       return { resources: [...own.resources, ...upstream] };
     }),
-    readResource: rpc((uri: string) => (isFile(uri) ? files!.read(uri) : features.readResource(uri))),
+    readResource: rpc(async (uri: string) => (isFile(uri) ? files!.read(uri) : features.readResource(uri))),
     listResourceTemplates: rpc(async () => ({ resourceTemplates: await features.listResourceTemplates() })),
     // A completed workspace file never changes: subscribing to one is accepted and stays silent.
     subscribeResource: rpc(async (uri: string) => (isFile(uri) ? undefined : features.subscribe(uri))),
@@ -33,6 +40,9 @@ export function featureHandlers(features: UpstreamFeatures, files: WorkspaceReso
     complete: rpc((params) => features.complete(params)),
   };
 }
+
+/** Longest resource URI passed on: no file path or upstream URI needs more. */
+const MAX_URI_CHARS = 8192;
 
 /** What a session's server declares, from what its sources' servers declared at their last connection. */
 export function featuresOf(sources: readonly SourceEntry[], options: { files: boolean }): SessionFeatures {

@@ -65,6 +65,11 @@ describe('workspace files as MCP resources, and uploads', () => {
     expect(upload.body.file).toMatchObject({ path: 'uploads/notes.txt', sizeBytes: 13, resourceUri: `scigate://sessions/${sessionId}/files/uploads/notes.txt` });
     await expect(stranger.readResource({ uri: upload.body.file.resourceUri })).rejects.toThrow(/No resource/);
     expect((await stranger.listResources()).resources).toEqual([]);
+    // The gateway's own scheme in other spellings, or broken, is answered here, never passed to a source's server.
+    for (const uri of [upload.body.file.resourceUri.toUpperCase(), `scigate://sessions/${sessionId}/files/uploads/%ZZ`]) {
+      await expect(stranger.readResource({ uri })).rejects.toThrow(/is not a file of this session; resources\/list shows its files/);
+    }
+    await expect(stranger.readResource({ uri: `https://example.org/${'x'.repeat(10_000)}` })).rejects.toThrow(/at most 8192 characters/);
   });
 
   it('uploads raw bodies into the workspace under the same path rules, never over an existing file', async () => {
