@@ -120,6 +120,20 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect(upstream.provider.codeExchanges).toBe(exchanges);
   });
 
+  it('a code the provider refuses is sent once, and the status says the earlier login is still in use', async () => {
+    await logIn(api, serverId);
+    const started = await api.post(`/api/mcp/servers/${serverId}/oauth/start`);
+    const callbackUrl = new URL(await approve(started.body.authorizationUrl));
+    callbackUrl.searchParams.set('code', 'refused-code');
+    const presented = upstream.provider.codesPresented;
+    const refused = await openCallback(callbackUrl.href);
+    expect(refused.status).toBe(502);
+    expect(refused.text).toContain('the provider refused the authorization code');
+    expect(upstream.provider.codesPresented - presented).toBe(1);
+    expect(await serverView(serverId)).toMatchObject({ authState: 'authorized', authMessage: expect.stringContaining('the earlier login is still in use') });
+    expect(((await agent.callTool({ name: tool, arguments: { message: 'still in' } })) as any).isError).toBeFalsy();
+  });
+
   it('cancel ends a pending login (its callback is refused) and keeps the saved credentials', async () => {
     const started = await api.post(`/api/mcp/servers/${serverId}/oauth/start`);
     expect(started.body).toMatchObject({ authorizationUrl: expect.any(String), expiresAt: expect.any(String) });

@@ -17,6 +17,8 @@ export interface PendingLogin {
   /** Started to give the consent a 403 `insufficient_scope` asked for (a step-up). */
   readonly stepUp?: boolean;
   codeVerifier?: string;
+  /** The code went to the token endpoint (with the verifier): it is never sent again. */
+  codeSent?: boolean;
   authorizationUrl?: URL;
   clientInformation?: OAuthClientInformationMixed;
   discovery?: OAuthDiscoveryState;
@@ -63,8 +65,12 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings): O
     saveCodeVerifier: (verifier) => {
       pending.codeVerifier = verifier;
     },
+    // Handed out once: the SDK's auth() exchanges the code again after the provider refused it
+    // (invalid_grant), and a code must be sent once (a provider may revoke what a reused one issued).
     codeVerifier: () => {
+      if (pending.codeSent) throw new Error('the provider refused the authorization code, which is sent only once');
       if (!pending.codeVerifier) throw new GatewayError('conflict', 'This login has no PKCE verifier; start the login again.');
+      pending.codeSent = true;
       return pending.codeVerifier;
     },
     saveDiscoveryState: (state) => {

@@ -168,13 +168,13 @@ export class OAuthManager {
     this.pending = undefined;
     const expired = this.options.clock.now() > pending.expiresAt;
     if (expired || outcome.code === undefined) {
-      this.setStatus({ state: this.login ? 'authorized' : 'required', message: this.loginMessage(expired ? 'login took too long' : 'login was refused by the provider') });
+      this.setStatus(this.afterFailedLogin(expired ? 'login took too long' : 'login was refused by the provider'));
       throw new GatewayError(expired ? 'conflict' : 'auth_required', expired ? 'This login expired (10 minutes); start it again.' : 'The provider did not grant access; start the login again.');
     }
     try {
       await auth(loginProvider(pending, this.options.settings), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
     } catch (error) {
-      if (pending.generation === this.generation) this.setStatus({ state: this.login ? 'authorized' : 'required', message: this.loginMessage('code exchange failed') });
+      if (pending.generation === this.generation) this.setStatus(this.afterFailedLogin('code exchange failed'));
       throw loginError('could not finish the login', error);
     }
     await this.adopt(pending);
@@ -358,6 +358,11 @@ export class OAuthManager {
 
   private nextStep(): string {
     return `log in with POST /api/mcp/servers/${this.options.serverId}/oauth/start (the admin page's Log in button).`;
+  }
+
+  /** A new login failed: an earlier login still in hand stays in use, and the status says so. */
+  private afterFailedLogin(why: string): OAuthStatus {
+    return this.login ? { state: 'authorized', message: `a new login failed (${why}); the earlier login is still in use` } : { state: 'required', message: this.loginMessage(why) };
   }
 
   private loginMessage(why: string): string {
