@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { boundText } from '../../catalog/index.js';
 /** What every configured secret value is replaced with, wherever it would leave the gateway. */
 export const REDACTED = '[redacted]';
 
@@ -55,8 +56,11 @@ export class SecretScrubber {
       for (let level = 0; level <= JSON_ESCAPE_LEVELS; level++, form = JSON.stringify(form).slice(1, -1)) forms.add(form);
       // As Node's errors quote a value they refuse (`Received 'sk-…\x00'`), control characters escaped.
       forms.add(inspect(value).slice(1, -1));
+      // As an error message holds it (a PEM key's lines joined by spaces, controls escaped).
+      forms.add(boundText(value, Number.MAX_SAFE_INTEGER));
     }
-    this.forms = { values, forms: [...forms].sort((a, b) => b.length - a.length) };
+    // A form shortened past the minimum (a value mostly whitespace) would blank out ordinary words.
+    this.forms = { values, forms: [...forms].filter((form) => form.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length) };
     return this.forms.forms;
   }
 

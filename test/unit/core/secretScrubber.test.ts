@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SecretScrubber, scrubbingLogger, type Logger } from '../../../gateway/core/index.js';
+import { GatewayError, SecretScrubber, scrubbingLogger, type Logger } from '../../../gateway/core/index.js';
 import { captureLogger } from '../../fixtures/custom/captureLogger.js';
 
 const TOKEN = 'tok-6d1f0a9b3c';
@@ -54,6 +54,18 @@ describe('SecretScrubber', () => {
     const serialized = JSON.stringify(result);
     expect(s.scrub(serialized)).toBe(JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ API_KEY: '[redacted]' }) }] }));
     expect(s.scrub(JSON.stringify({ blob: serialized }))).not.toContain('QUOTE');
+  });
+
+  it('scrubs a multi-line value (a PEM key) from an error message, which joins its lines; a form shorter than a secret is not used', () => {
+    const pem = '-----BEGIN KEY-----\nMIIBVQIBADANBgkq\n-----END KEY-----';
+    const s = scrubber(pem, '\n\n\n\n\nab');
+    const error = new GatewayError('upstream_error', `the server said: bad key ${pem}`);
+    expect(s.scrub(error.message)).toBe('the server said: bad key [redacted]');
+    expect(s.scrub('ab stays')).toBe('ab stays');
+  });
+
+  it('an error message shows control and text-direction characters escaped, so an echoed name cannot reorder the line', () => {
+    expect(new GatewayError('tool_unavailable', 'No tool named "evil\u202Egnp.exe" is available').message).toBe('No tool named "evil\\u202egnp.exe" is available');
   });
 
   it("scrubs a value as Node's errors quote it, control characters escaped (a NUL saved before values were checked)", () => {

@@ -30,7 +30,8 @@ describe('import of {"mcpServers": …}', () => {
 
   it('refuses a name with a bidi override, naming the entry', () => {
     const document = { mcpServers: { 'lab\u202Egpj.exe': { command: 'node' } } };
-    expect(messageOf(() => parseInput(importServersSchema, document))).toMatch(/^mcpServers\.lab\u202Egpj\.exe: a server name must not contain invisible/);
+    // The name is shown with its override escaped, so the message itself reads as it is.
+    expect(messageOf(() => parseInput(importServersSchema, document))).toMatch(/^mcpServers\.lab\\u202egpj\.exe: a server name must not contain invisible/);
   });
 });
 
