@@ -27,6 +27,20 @@ async function gatewayWith(env: Record<string, string>): Promise<TestGateway> {
   return gateway;
 }
 
+/** A gateway whose arXiv provider takes requests and never answers; it counts them, and the ones the gateway gave up (closed). */
+async function gatewayWithHangingArxiv(): Promise<{ gateway: TestGateway; requests: () => number; aborted: () => number }> {
+  let requests = 0;
+  let aborted = 0;
+  const hanging = createServer((req) => {
+    requests += 1;
+    req.socket.once('close', () => void (aborted += 1));
+  });
+  await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
+  const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+  return { gateway, requests: () => requests, aborted: () => aborted };
+}
+
 async function api(gateway: TestGateway, path: string, method: 'GET' | 'POST' = 'GET') {
   const pending = method === 'GET' ? request(gateway.url).get(path) : request(gateway.url).post(path);
   return (await pending.set('authorization', `Bearer ${gateway.token}`).expect(200)).body as any;
@@ -90,14 +104,10 @@ describe('governance through the gateway', () => {
   });
 
   it('closing the MCP session cancels its call in flight; the invocation ends cancelled', async () => {
-    let requests = 0;
-    const hanging = createServer(() => void (requests += 1));
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
-    const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+    const { gateway, requests } = await gatewayWithHangingArxiv();
     const client = await gateway.connect();
     const call = client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'never answers' } }).catch((e: unknown) => e);
-    await waitUntil(() => requests === 1);
+    await waitUntil(() => requests() === 1);
     await (client.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
     await client.close();
     await call;
@@ -108,37 +118,25 @@ describe('governance through the gateway', () => {
   });
 
   it("the client's notifications/cancelled aborts the upstream request; the invocation ends cancelled", async () => {
-    let requests = 0;
-    let aborted = 0;
-    const hanging = createServer((req) => {
-      requests += 1;
-      req.socket.once('close', () => void (aborted += 1));
-    });
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
-    const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+    const { gateway, requests, aborted } = await gatewayWithHangingArxiv();
     const client = await gateway.connect();
     const controller = new AbortController();
     const call = client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'slow' } }, undefined, { signal: controller.signal }).catch((e: unknown) => e);
-    await waitUntil(() => requests === 1);
+    await waitUntil(() => requests() === 1);
     controller.abort();
     await call;
-    expect(await waitUntil(() => aborted === 1)).toBe(true);
+    expect(await waitUntil(() => aborted() === 1)).toBe(true);
     const { sessions } = await api(gateway, '/api/sessions');
     const invocations = await invocationsOf(gateway, sessions[0].id);
     expect(invocations[0]).toMatchObject({ status: 'cancelled', errorCode: 'cancelled', attempts: 1 });
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
   });
 
   it("a POST whose request the client cancels ends at once: no response will come, so its stream does not wait for one", async () => {
-    let requests = 0;
-    const hanging = createServer(() => void (requests += 1));
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => (hanging.closeAllConnections(), hanging.close(r))));
-    const gateway = await gatewayWith({ SCIGATE_ARXIV_BASE_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api` });
+    const { gateway, requests } = await gatewayWithHangingArxiv();
     const session = await rawMcpSession(gateway, 'raw-cancel');
     const answer = await mcpPost(gateway, session, { jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'mcp__arxiv__search', arguments: { query: 'slow' } } });
-    await waitUntil(() => requests === 1);
+    await waitUntil(() => requests() === 1);
     expect((await mcpPost(gateway, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c2' } })).status).toBe(202);
     const stillOpen = new Promise((resolve) => setTimeout(() => resolve('still open'), 5000));
     const body = await Promise.race([answer.text(), stillOpen]);
