@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { copyEmbeddedStore, redactPostgresUrl, type CopyReport } from '../../storage/index.js';
-import { UsageError, type FlagValues } from '../index.js';
+import { GatewayError, UsageError, type FlagValues } from '../index.js';
 import { checkedPostgresUrl, scrubStorePassword, secretKeyFileFlag } from './storeWiring.js';
 import { createLogger } from './logger.js';
 import { scrubbedLog } from './wiring.js';
@@ -18,7 +18,10 @@ export async function runMigrate(flags: FlagValues): Promise<number> {
   if (!database?.isFile()) throw new UsageError(`${dataDir} holds no scigate.db; point --data-dir (SCIGATE_DATA_DIR) at the data directory to move.`);
   const { secrets, log } = scrubbedLog({ env: {}, log: createLogger(String(flags.logLevel ?? 'info')) }, []);
   scrubStorePassword(secrets, url);
-  const report = await copyEmbeddedStore({ dataDir, url, log, ...secretKeyFileFlag(flags) });
+  const report = await copyEmbeddedStore({ dataDir, url, log, ...secretKeyFileFlag(flags) }).catch((error: unknown) => {
+    // The store's connection errors name serve's flag; here the PostgreSQL is the one --to names.
+    throw error instanceof GatewayError ? new GatewayError(error.code, error.message.replaceAll('--store (SCIGATE_STORE)', '--to (SCIGATE_MIGRATE_TO)'), { retryable: error.retryable, cause: error.cause }) : error;
+  });
   process.stderr.write(`${describeCopy(report, dataDir, redactPostgresUrl(url))}\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 /** `scigate source <id>`: one built-in source as a stdio MCP server (the child of `--isolate-sources`). */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { findBuiltinSource } from '../../sources/index.js';
+import { builtinSources, findBuiltinSource } from '../../sources/index.js';
 import { UsageError, type FlagValues } from '../config/index.js';
 import { SecretScrubber, createRequestPacers, systemClock } from '../core/index.js';
 import { sourceDepsFromEnv } from '../sourceSettings/index.js';
@@ -15,7 +15,7 @@ type Env = Record<string, string | undefined>;
 export async function runSource(sourceId: string, flags: FlagValues, env: Env): Promise<number> {
   const log = createLogger(String(flags.logLevel ?? 'info'));
   const source = findBuiltinSource(sourceId);
-  if (!source) throw new UsageError(`Unknown source "${sourceId}". Run "scigate source --help" and pick a built-in source id.`);
+  if (!source) throw new UsageError(`Unknown source "${sourceId}"; the built-in sources are ${builtinSources.map((s) => s.manifest.id).join(', ')}.`);
   // A child of `--isolate-sources --redis` paces its provider requests with every other process (SCIGATE_REDIS).
   const shared = typeof flags.redis === 'string' ? await openSharedLiveState(flags.redis, { secrets: new SecretScrubber(), log, clock: systemClock }) : undefined;
   const pacer = createRequestPacers(systemClock, shared?.pacers);

@@ -77,7 +77,7 @@ function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): str
       try {
         JSON.parse(raw);
       } catch {
-        throw new UsageError(`${where} must be JSON, e.g. '{"arxiv":{"minTimeMs":0}}'.`);
+        throw new UsageError(`${where} must be JSON${spec.example ? `, e.g. '${spec.example}'` : ''}.`);
       }
       return raw;
     case 'list':

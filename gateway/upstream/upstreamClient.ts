@@ -297,7 +297,7 @@ export class UpstreamClient {
 
   /** Maps a failed request, preferring the violation that ended its connection over "connection closed" (removed while it ran: calling again cannot help). */
   private failed(client: Client, error: unknown, signal?: AbortSignal): GatewayError {
-    if (this.closed && !signal?.aborted) return new GatewayError('tool_unavailable', `${this.named} was removed or stopped while this call ran; list the tools again.`);
+    if (this.closed && !signal?.aborted) return new GatewayError('tool_unavailable', `${this.named} was stopped while this call ran (removed, or the gateway is shutting down); list the tools again.`);
     return toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal);
   }
 

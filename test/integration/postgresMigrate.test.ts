@@ -139,5 +139,9 @@ describe('scigate migrate --to postgres://…', () => {
     const empty = spawnCli(['migrate', '--data-dir', join(dataDir, 'nothing-here'), '--to', postgres.url()]);
     expect(await empty.exited).toBe(2);
     expect(empty.output()).toMatch(/holds no scigate\.db; point --data-dir/);
+    // A PostgreSQL it cannot reach is named by migrate's own flag, not serve's --store.
+    const unreachable = spawnCli(['migrate', '--data-dir', dataDir, '--to', 'postgres://u:secret@127.0.0.1:1/db']);
+    expect(await unreachable.exited).not.toBe(0);
+    expect(unreachable.output()).toMatch(/Cannot reach PostgreSQL .* fix the host and port in --to \(SCIGATE_MIGRATE_TO\)/);
   });
 });

@@ -52,6 +52,11 @@ describe('scigate serve and token from the command line', () => {
     expect(await badEnv.exited).toBe(2);
     expect(badEnv.output()).toContain('SCIGATE_PORT');
 
+    // A mistyped source id is answered with the ids there are.
+    const unknownSource = spawnCli(['source', 'arxvi']);
+    expect(await unknownSource.exited).toBe(2);
+    expect(unknownSource.output()).toMatch(/Unknown source "arxvi"; the built-in sources are .*arxiv.*pubmed/);
+
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
