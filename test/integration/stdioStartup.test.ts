@@ -44,7 +44,7 @@ describe('scigate stdio answers before its runtime is built', () => {
     expect((await answerTo(running, 1)).result.serverInfo).toBeDefined();
     send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
     send(running, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    expect((await answerTo(running, 2)).error.message).toContain(`scigate could not start: The data directory ${notADir} is not a directory`);
+    expect((await answerTo(running, 2)).error.message).toContain(`scigate could not start: The data directory ${notADir} is a file, not a directory`);
     running.child.stdin!.end();
     expect(await running.exited).toBe(1);
   });

@@ -27,6 +27,16 @@ describe('the data directory', () => {
     await expect(ensurePrivateDir(dir)).rejects.toThrow(/is shared \(mode 777/);
   });
 
+  it('refuses a file, a path through a file, and a place it cannot create a directory in, with what to do; never spins under /proc', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-private-'));
+    const file = join(dir, 'afile');
+    await writeFile(file, 'x');
+    await expect(ensurePrivateDir(file)).rejects.toThrow(`The data directory ${file} is a file, not a directory. Give --data-dir (SCIGATE_DATA_DIR) a directory (created if missing).`);
+    await expect(ensurePrivateDir(join(file, 'sub'))).rejects.toThrow(`Cannot create the directory ${join(file, 'sub')} (a part of the path is a file at ${join(file, 'sub')}).`);
+    // Node 20's recursive mkdir loops forever here; this one gives up at once.
+    await expect(ensurePrivateDir('/proc/scigate-x/data')).rejects.toThrow(/^Cannot create the directory \/proc\/scigate-x\/data \(.* at \/proc\/scigate-x\)/);
+  });
+
   it('creates a missing directory, and tightens one of its own, to 0700', async () => {
     dir = await mkdtemp(join(tmpdir(), 'scigate-private-'));
     await ensurePrivateDir(join(dir, 'new', 'nested'));
