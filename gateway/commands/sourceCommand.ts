@@ -1,8 +1,8 @@
 /** `scigate source <id>`: one built-in source as a stdio MCP server (the child of `--isolate-sources`). */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { builtinSources, findBuiltinSource } from '../../sources/index.js';
 import { UsageError, type FlagValues } from '../config/index.js';
 import { SecretScrubber, createRequestPacers, systemClock } from '../core/index.js';
+import { BoundedStdioServerTransport } from '../front/index.js';
 import { sourceDepsFromEnv } from '../sourceSettings/index.js';
 import { createLogger } from './logger.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -20,7 +20,8 @@ export async function runSource(sourceId: string, flags: FlagValues, env: Env): 
   const shared = typeof flags.redis === 'string' ? await openSharedLiveState(flags.redis, { secrets: new SecretScrubber(), log, clock: systemClock }) : undefined;
   const pacer = createRequestPacers(systemClock, shared?.pacers);
   const server = (await source.load()).createServer(sourceDepsFromEnv({ sourceId, env, version: VERSION, clock: systemClock, pacer }));
-  const transport = new StdioServerTransport();
+  // Bounded as `scigate stdio` is: an oversized or unparseable line is answered and skipped, not the end of the server.
+  const transport = new BoundedStdioServerTransport({ input: process.stdin, output: process.stdout, log });
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.once('end', () => done());

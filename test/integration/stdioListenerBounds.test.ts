@@ -12,6 +12,22 @@ async function initialized(name: string) {
   return running;
 }
 
+describe('scigate source <id> (the --isolate-sources child) and bad request lines', () => {
+  it('answers an unparseable line and an 11 MB one with JSON-RPC errors and keeps serving', async () => {
+    const running = stdio.start(['source', 'arxiv']);
+    send(running, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'child', version: '1' } } });
+    expect((await answerTo(running, 1)).result.serverInfo).toBeDefined();
+    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    running.child.stdin!.write('\u0000\u0001 not JSON\n');
+    send(running, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { padding: 'z'.repeat(11 * 1024 * 1024) } });
+    send(running, { jsonrpc: '2.0', id: 3, method: 'ping' });
+    expect((await answerTo(running, 3)).result).toEqual({});
+    expect(jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.code)).toEqual([-32700, -32600]);
+    running.child.stdin!.end();
+    expect(await running.exited).toBe(0);
+  });
+});
+
 describe('scigate stdio and bad request lines', () => {
   it('an 11 MB line is answered with a JSON-RPC error and named on stderr; the session goes on', async () => {
     const dir = await stdio.tempDir();
