@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVISIBLE_CHARS } from './boundText.js';
 import { customServerLimitsSchema } from './customServerLimits.js';
 
 /** Most custom MCP servers one gateway keeps (seed §5.2). */
@@ -11,12 +12,7 @@ export const customServerIdSchema = z
   .string()
   .regex(/^custom-[0-9a-f]{12}$/, 'must be "custom-" followed by 12 lower-case hex digits');
 
-/**
- * Invisible and text-direction characters (zero-width spaces and joiners, bidi overrides and
- * isolates, the BOM: Unicode's format category): a name carrying them looks like another one.
- */
-const INVISIBLE_CHARS = /[\p{Cf}\u2028\u2029]/u;
-
+/** A server name must not carry INVISIBLE_CHARS: it would look like another one. */
 export const serverNameSchema = z
   .string({ error: 'must be a string' })
   .trim()

@@ -2,7 +2,7 @@
 // are loaded by the registry, so importing an error code or a schema never loads a source.
 export { isErrorCode } from './errorCodes.js';
 export type { ErrorCode } from './errorCodes.js';
-export { boundText } from './boundText.js';
+export { INVISIBLE_CHARS, boundText } from './boundText.js';
 export { describeZodError } from './zodIssues.js';
 export { parseSourceManifest, isHostAllowed, limitOverridesSchema } from './manifest.js';
 export type { SourceManifest, SourceLimits, LimitOverrides, RetryPolicy } from './manifest.js';

@@ -1,3 +1,4 @@
+import { INVISIBLE_CHARS } from '../catalog/index.js';
 import { GatewayError } from '../gateway/core/index.js';
 
 /** Longest Session-relative path, in characters. */
@@ -23,7 +24,7 @@ export function checkWorkspacePath(relative: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(relative)) throw refused(relative, 'it contains NUL or control characters');
   // Bidirectional overrides and invisible characters make one name display as another (a listing, the admin page).
-  if (/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/.test(relative)) throw refused(relative, 'it contains invisible or text-direction characters');
+  if (INVISIBLE_CHARS.test(relative)) throw refused(relative, 'it contains invisible or text-direction characters');
   if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative)) throw refused(relative, 'it is absolute');
   if (relative.includes('\\')) throw refused(relative, 'it contains a backslash');
   const segments = relative.split('/').filter((s) => s.length > 0);

@@ -2,26 +2,25 @@
 import { join, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { copyEmbeddedStore, redactPostgresUrl, type CopyReport } from '../../storage/index.js';
-import { GatewayError, UsageError, type FlagValues } from '../index.js';
+import { UsageError, type FlagValues } from '../index.js';
 import { checkedPostgresUrl, scrubStorePassword, secretKeyFileFlag } from './storeWiring.js';
 import { createLogger } from './logger.js';
 import { scrubbedLog } from './wiring.js';
 
 /** Copies, prints what moved (stderr) and what to run next; resolves with the exit code. */
+const TO_FLAG = '--to (SCIGATE_MIGRATE_TO)';
+
 export async function runMigrate(flags: FlagValues): Promise<number> {
   if (typeof flags.to !== 'string') {
     throw new UsageError('scigate migrate needs --to postgres://user:password@host:5432/database (SCIGATE_MIGRATE_TO): the PostgreSQL to move the data dir into.');
   }
-  const url = checkedPostgresUrl(flags.to, '--to (SCIGATE_MIGRATE_TO)');
+  const url = checkedPostgresUrl(flags.to, TO_FLAG);
   const dataDir = resolve(String(flags.dataDir));
   const database = await stat(join(dataDir, 'scigate.db')).catch(() => undefined);
   if (!database?.isFile()) throw new UsageError(`${dataDir} holds no scigate.db; point --data-dir (SCIGATE_DATA_DIR) at the data directory to move.`);
   const { secrets, log } = scrubbedLog({ env: {}, log: createLogger(String(flags.logLevel ?? 'info')) }, []);
   scrubStorePassword(secrets, url);
-  const report = await copyEmbeddedStore({ dataDir, url, log, ...secretKeyFileFlag(flags) }).catch((error: unknown) => {
-    // The store's connection errors name serve's flag; here the PostgreSQL is the one --to names.
-    throw error instanceof GatewayError ? new GatewayError(error.code, error.message.replaceAll('--store (SCIGATE_STORE)', '--to (SCIGATE_MIGRATE_TO)'), { retryable: error.retryable, cause: error.cause }) : error;
-  });
+  const report = await copyEmbeddedStore({ dataDir, url, log, urlFlag: TO_FLAG, ...secretKeyFileFlag(flags) });
   process.stderr.write(`${describeCopy(report, dataDir, redactPostgresUrl(url))}\n`);
   return 0;
 }

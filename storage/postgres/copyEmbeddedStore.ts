@@ -23,6 +23,8 @@ export interface CopyEmbeddedStoreOptions {
   log: Logger;
   /** The secrets key file (`--secret-key-file`); absent: the data dir's `model-secrets.key`. Rows are written under the same key. */
   secretKeyFile?: string;
+  /** The flag `url` came from, named if PostgreSQL cannot be reached. */
+  urlFlag?: string;
 }
 
 /** What a copy moved: rows per table and blobs (those already in PostgreSQL count as skipped). */
@@ -56,7 +58,7 @@ export async function copyEmbeddedStore(options: CopyEmbeddedStoreOptions): Prom
   const embedded = await openStorage({ dataDir, log: options.log, ...(secretKeyFile !== undefined ? { secretKeyFile } : {}) });
   try {
     const { key, path } = await resolveSecretKey({ dataDir, ...(secretKeyFile !== undefined ? { keyFile: secretKeyFile } : {}) }, ENCRYPTED_FILES);
-    const target = await openPostgresStorage({ url: options.url, log: options.log });
+    const target = await openPostgresStorage({ url: options.url, log: options.log, ...(options.urlFlag ? { urlFlag: options.urlFlag } : {}) });
     try {
       await verifySecretKey(target.database, key, path);
       const servers = await embedded.customServerStore.load();

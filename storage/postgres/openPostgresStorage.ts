@@ -14,6 +14,8 @@ export interface OpenPostgresStorageOptions {
   now?: () => Date;
   /** Connections this process keeps open at most (default 10). */
   poolSize?: number;
+  /** The flag the URL came from, named in a failed connect's message (default --store (SCIGATE_STORE)). */
+  urlFlag?: string;
 }
 
 /**

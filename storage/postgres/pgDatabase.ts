@@ -11,6 +11,8 @@ export interface PgDatabaseOptions {
   log: Logger;
   /** Connections this process keeps open at most (default 10). */
   poolSize?: number;
+  /** The flag the URL came from, named in a failed connect's message (default --store (SCIGATE_STORE)). */
+  urlFlag?: string;
 }
 
 /** Longest wait for a free or new connection before a statement fails `storage_unavailable`. */
@@ -44,7 +46,7 @@ export class PgDatabase implements SqlExecutor {
       (await pool.connect()).release();
     } catch (error) {
       await pool.end().catch(() => {});
-      throw connectError(error, db.shownUrl);
+      throw connectError(error, db.shownUrl, options.urlFlag);
     }
     return db;
   }

@@ -19,18 +19,18 @@ export function isConnectionFailure(error: unknown): boolean {
  * The first connection failed: a message that says what to change (server, URL, credentials), with
  * the URL shown redacted. pg's own messages never contain the password.
  */
-export function connectError(error: unknown, shownUrl: string): GatewayError {
+export function connectError(error: unknown, shownUrl: string, urlFlag = '--store (SCIGATE_STORE)'): GatewayError {
   const { code, message = String(error) } = (error ?? {}) as PgLikeError;
   const where = `PostgreSQL at ${shownUrl}`;
   let text: string;
   if (code === '28P01' || code === '28000') {
-    text = `${where} refused the login (${message}). Fix the user name and password in --store (SCIGATE_STORE).`;
+    text = `${where} refused the login (${message}). Fix the user name and password in ${urlFlag}.`;
   } else if (code === '3D000') {
-    text = `${where}: ${message}. Create it (createdb) or name an existing database in --store (SCIGATE_STORE).`;
+    text = `${where}: ${message}. Create it (createdb) or name an existing database in ${urlFlag}.`;
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    text = `Cannot resolve the host of ${where} (${code}). Fix the host in --store (SCIGATE_STORE).`;
+    text = `Cannot resolve the host of ${where} (${code}). Fix the host in ${urlFlag}.`;
   } else if (isConnectionFailure(error)) {
-    text = `Cannot reach ${where} (${code ?? message}). Start PostgreSQL or fix the host and port in --store (SCIGATE_STORE).`;
+    text = `Cannot reach ${where} (${code ?? message}). Start PostgreSQL or fix the host and port in ${urlFlag}.`;
   } else {
     text = `Cannot open ${where}: ${message}.`;
   }
