@@ -32,10 +32,11 @@ const RUNS = 3;
 /** Calls that warm a path (its JIT) before it is measured: steady-state cost is what a long-running proxy pays. */
 const WARM_UP_CALLS = 5000;
 
-function ask(gateway: ChildProcess): Promise<{ cpu: NodeJS.CpuUsage; rss: number; memory: NodeJS.MemoryUsage }> {
+/** Asks the gateway for its CPU time (`cpu`) or, after a full GC, its memory (`memory`). */
+function ask<T extends 'cpu' | 'memory'>(gateway: ChildProcess, type: T): Promise<T extends 'cpu' ? { cpu: NodeJS.CpuUsage } : { rss: number; memory: NodeJS.MemoryUsage }> {
   return new Promise((resolve) => {
-    gateway.once('message', (m: { cpu: NodeJS.CpuUsage; rss: number; memory: NodeJS.MemoryUsage }) => resolve(m));
-    gateway.send({ type: 'stats' });
+    gateway.once('message', resolve as never);
+    gateway.send({ type });
   });
 }
 
@@ -97,7 +98,7 @@ async function main() {
   const viaRelay = { kind: 'http' as const, url: relay.url };
   const seq = { args: 'distinct' as const, argName: 'text' as const, calls: 400, concurrency: 1, warmup: 50 };
   const gatewayCpu = async () => {
-    const { cpu } = await ask(gateway);
+    const { cpu } = await ask(gateway, 'cpu');
     return (cpu.user + cpu.system) / 1000;
   };
   const proxyCpu = async () => processCpuMs(proxy.pid);
@@ -137,14 +138,14 @@ async function main() {
   }
 
   // Memory: idle with the built-in sources registered, then after 1,000 and 10,000 governed calls.
-  const idle = await ask(gateway);
+  const idle = await ask(gateway, 'memory');
   await loadParallel({ ...seq, ...governed, calls: 1000, concurrency: 16, warmup: 0 }, 1);
-  const after1k = await ask(gateway);
+  const after1k = await ask(gateway, 'memory');
   await loadParallel({ ...seq, ...governed, calls: 4500, concurrency: 16, warmup: 0 }, 2);
-  const after10k = await ask(gateway);
+  const after10k = await ask(gateway, 'memory');
   if (process.argv.includes('--memory-only')) {
     await loadParallel({ ...seq, ...governed, calls: 5000, concurrency: 16, warmup: 0 }, 2);
-    const after20k = await ask(gateway);
+    const after20k = await ask(gateway, 'memory');
     const line = (name: string, { memory: u }: { memory: NodeJS.MemoryUsage }) =>
       `${name}: rss ${mb(u.rss)} heapUsed ${mb(u.heapUsed)} external ${mb(u.external)} arrayBuffers ${mb(u.arrayBuffers)} MiB\n`;
     process.stdout.write(line('idle', idle) + line('after 1,000', after1k) + line('after 10,000', after10k) + line('after 20,000', after20k));
