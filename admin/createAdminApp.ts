@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { jsonBody, requireBearer, type Logger } from '../gateway/index.js';
-import { errorMiddleware, notFoundRoute } from './httpErrors.js';
+import { errorMiddleware, unknownRoute } from './httpErrors.js';
 import { sessionRoutes, type SessionRoutesDeps } from './sessionRoutes.js';
 import type { Clock, CurrentToken, EventHub, PermissionGate } from '../gateway/index.js';
 import { eventRoutes } from './eventRoutes.js';
@@ -68,10 +68,10 @@ export function createAdminApp(deps: AdminDeps): Router {
   if (deps.artifacts && deps.artifactDownloads) api.use(artifactRoutes({ ...deps, artifacts: deps.artifacts, artifactDownloads: deps.artifactDownloads }));
   if (deps.paperExtractions) api.use(extractionRoutes({ ...deps, paperExtractions: deps.paperExtractions }));
   api.use(oauthRoutes(deps));
-  api.use(notFoundRoute);
+  api.use(unknownRoute(api));
   app.use('/api', api);
   app.use(pageRoutes());
-  app.use(notFoundRoute);
+  app.use(unknownRoute(app));
   app.use(errorMiddleware(deps.log));
   return app;
 }

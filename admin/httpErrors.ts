@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import { allowedMethods } from './allowedMethods.js';
 import { GatewayError, fromHttpError, sendHttpError, type Logger } from '../gateway/index.js';
 
 /**
@@ -18,11 +19,22 @@ export function errorMiddleware(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** JSON 404 for unknown routes, naming the full path asked for and where the routes are listed. */
-export const notFoundRoute: RequestHandler = (req, res) => {
-  const path = `${req.baseUrl}${req.path}`.slice(0, 200);
-  sendHttpError(
-    res,
-    new GatewayError('not_found', `No route ${req.method} ${path}. The admin API's routes are listed in the README ("Admin API"), e.g. GET /api/sessions, GET /api/mcp/servers.`),
-  );
-};
+/**
+ * JSON 404 for unknown routes, naming the full path asked for and where the routes are listed; a
+ * path `router` has under other methods is a 405 with `Allow` and those methods named.
+ */
+export function unknownRoute(router: Router): RequestHandler {
+  return (req, res) => {
+    const path = `${req.baseUrl}${req.path}`.slice(0, 200);
+    const allowed = allowedMethods(router, req.path);
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      res.set('Allow', allowed.join(', '));
+      sendHttpError(res, new GatewayError('method_not_allowed', `${path} does not take ${req.method}; it takes ${allowed.join(', ')}.`));
+      return;
+    }
+    sendHttpError(
+      res,
+      new GatewayError('not_found', `No route ${req.method} ${path}. The admin API's routes are listed in the README ("Admin API"), e.g. GET /api/sessions, GET /api/mcp/servers.`),
+    );
+  };
+}

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'auth_required',
   'insufficient_scope',
   'not_found',
+  // The admin API: a known path asked with a method it does not take (405, with Allow).
+  'method_not_allowed',
   'conflict',
   'unauthorized',
   'forbidden',

@@ -11,6 +11,7 @@ const STATUS: Record<ErrorCode, number> = {
   permission_denied: 403,
   insufficient_scope: 403,
   not_found: 404,
+  method_not_allowed: 405,
   tool_unavailable: 404,
   conflict: 409,
   permission_expired: 409,

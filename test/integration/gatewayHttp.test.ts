@@ -107,6 +107,23 @@ describe('the admin API', () => {
     expect(error.message).toContain('README');
   });
 
+  it('answers a known path asked with the wrong method with a JSON 405 and Allow, naming the methods it takes', async () => {
+    const auth = { authorization: `Bearer ${gateway.token}` };
+    const wrong = await fetch(`${gateway.url}/api/sessions`, { method: 'DELETE', headers: auth });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await wrong.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'method_not_allowed', message: '/api/sessions does not take DELETE; it takes GET, HEAD.',
+    });
+    // A path with a parameter, in a router mounted inside the API's.
+    const put = await fetch(`${gateway.url}/api/sessions/ses_any`, { method: 'PUT', headers: auth });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toContain('PATCH');
+    // Outside /api too; an unknown path stays a 404.
+    expect((await fetch(`${gateway.url}/healthz`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${gateway.url}/api/nothing-here`, { method: 'PUT', headers: auth })).status).toBe(404);
+  });
+
   it('refuses an event stream for a Session that does not exist, instead of one that never speaks', async () => {
     const response = await fetch(`${gateway.url}/api/events?sessionId=ses_mistyped`, { headers: { authorization: `Bearer ${gateway.token}` } });
     expect(response.status).toBe(404);
