@@ -1,5 +1,5 @@
 import { describeZodError, limitOverridesSchema, type LimitOverrides } from '../../catalog/index.js';
-import type { SourceDeps } from '../../sources/index.js';
+import { builtinSources, type SourceDeps } from '../../sources/index.js';
 import type { Clock } from '../core/index.js';
 import { UsageError, type FlagValues } from '../config/index.js';
 
@@ -54,6 +54,14 @@ export function sourceLimitsFlag(flags: FlagValues, env: Env): LimitOverrides {
   if (!parsed.success) {
     const { field, message } = describeZodError(parsed.error);
     throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${field || '(root)'}: ${message}.`);
+  }
+  const known = builtinSources.map((source) => source.manifest.id);
+  const unknown = Object.keys(parsed.data).filter((id) => !known.includes(id));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--source-limits (SCIGATE_SOURCE_LIMITS) names ${unknown.map((id) => JSON.stringify(id)).join(', ')}, not a built-in source; the built-in sources are ${known.join(', ')}. ` +
+        'A custom server\'s limits are set in its own config ("limits", admin API or page).',
+    );
   }
   const defaults = env.NCBI_API_KEY?.trim() ? NCBI_SOURCES_WITH_KEY : {};
   const merged: LimitOverrides = { ...defaults };

@@ -28,4 +28,11 @@ describe('source settings from the environment', () => {
     expect(() => sourceLimitsFlag({ sourceLimits: '{"arxiv":{"timeoutSeconds":601}}' }, {})).toThrow(UsageError);
     expect(() => sourceLimitsFlag({ sourceLimits: '{"arxiv":{"timeoutSeconds":601}}' }, {})).toThrow(/--source-limits.*arxiv\.timeoutSeconds/);
   });
+
+  it('refuses an id that is not a built-in source, naming it and the sources there are', () => {
+    const typo = () => sourceLimitsFlag({ sourceLimits: '{"arxiv":{"minTimeMs":0},"pubmd":{"minTimeMs":0}}' }, {});
+    expect(typo).toThrow(UsageError);
+    expect(typo).toThrow(/--source-limits \(SCIGATE_SOURCE_LIMITS\) names "pubmd", not a built-in source; the built-in sources are .*pubmed/);
+    expect(typo).toThrow(/custom server's limits are set in its own config/);
+  });
 });
