@@ -18,11 +18,14 @@ export const directUrl: PhysicalUrl = (url) => url;
 export function mirroredUrl(mirrors: Readonly<Record<string, string>>): PhysicalUrl {
   const table = new Map<string, URL>();
   for (const [from, to] of Object.entries(mirrors)) {
-    const target = new URL(to);
+    const origin = URL.canParse(from) ? new URL(from).origin : undefined;
+    if (!origin || origin === 'null') throw new Error(`the mirrored origin ${JSON.stringify(from)} is not a URL; write one such as "https://arxiv.org"`);
+    const target = URL.canParse(to) ? new URL(to) : undefined;
+    if (!target) throw new Error(`the mirror for ${from}, ${JSON.stringify(to)}, is not a URL; write one such as "http://127.0.0.1:8123"`);
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       throw new Error(`download mirror for ${from} must be a loopback URL (127.0.0.1, localhost or [::1]), not ${to}`);
     }
-    table.set(new URL(from).origin, target);
+    table.set(origin, target);
   }
   return (url) => {
     const target = table.get(url.origin);

@@ -12,6 +12,7 @@ import {
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type ProcessGroupRecord, type SharedLiveState,
   type CurrentToken, type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
 } from '../index.js';
+import { mirroredUrl } from '../artifacts/index.js';
 import { readinessChecks } from './readiness.js';
 import { VERSION } from './version.js';
 
@@ -166,6 +167,11 @@ export function downloadMirrorsFlag(flags: FlagValues): Record<string, string> {
   const parsed: unknown = JSON.parse(String(flags.downloadMirrors ?? '{}'));
   const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string');
   if (!valid) throw new UsageError('--download-mirrors (SCIGATE_DOWNLOAD_MIRRORS) must be a JSON object of origin → loopback URL strings.');
+  try {
+    mirroredUrl(parsed as Record<string, string>);
+  } catch (error) {
+    throw new UsageError(`--download-mirrors (SCIGATE_DOWNLOAD_MIRRORS): ${(error as Error).message}.`);
+  }
   return parsed as Record<string, string>;
 }
 
