@@ -19,6 +19,9 @@ export async function main(argv: string[], env: Env): Promise<number> {
       case 'help':
         process.stdout.write(`${parsed.text}\n`);
         return 0;
+      case 'version':
+        process.stdout.write(`scigate ${(await import('./commands/version.js')).VERSION}\n`);
+        return 0;
       case 'serve':
         return await (await import('./commands/serveCommand.js')).runServe(parsed.flags, env);
       case 'stdio':

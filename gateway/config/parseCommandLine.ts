@@ -8,6 +8,7 @@ export type FlagValues = Partial<Record<FlagKey, string | number | boolean | str
 
 export type ParsedCommand =
   | { command: 'help'; text: string }
+  | { command: 'version' }
   | { command: CommandName; flags: FlagValues; sourceId?: string };
 
 /** A command line that cannot run; the message names the flag to change. Exit code 2. */
@@ -19,6 +20,7 @@ export class UsageError extends Error {
 export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): ParsedCommand {
   const [first, ...rest] = argv;
   if (!first || first === '--help' || first === '-h' || first === 'help') return { command: 'help', text: mainHelp() };
+  if (first === '--version' || first === '-v' || first === 'version') return { command: 'version' };
   if (!(first in COMMAND_FLAGS)) throw new UsageError(`Unknown command "${first}". Run "scigate --help" to see serve, stdio, source, token, migrate.`);
   const command = first as CommandName;
   const keys = COMMAND_FLAGS[command];
@@ -98,7 +100,8 @@ Usage:
   scigate token         print the admin token (--rotate makes a new one)
   scigate migrate       move a data dir's sessions, audit and blobs into PostgreSQL (--to postgres://…)
 
-Run "scigate <command> --help" for its flags. Every flag is also an environment variable.`;
+Run "scigate <command> --help" for its flags, "scigate --version" for the version. Every flag is
+also an environment variable.`;
 }
 
 function commandHelp(command: CommandName): string {

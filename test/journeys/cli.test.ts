@@ -52,6 +52,10 @@ describe('scigate serve and token from the command line', () => {
     expect(await badEnv.exited).toBe(2);
     expect(badEnv.output()).toContain('SCIGATE_PORT');
 
+    const version = spawnCli(['--version']);
+    expect(await version.exited).toBe(0);
+    expect(version.output()).toMatch(/^scigate \d+\.\d+\.\d+\n$/);
+
     // A mistyped source id is answered with the ids there are.
     const unknownSource = spawnCli(['source', 'arxvi']);
     expect(await unknownSource.exited).toBe(2);
