@@ -134,6 +134,26 @@ describe('OAuth for a custom http server, against a real authorization server', 
     expect(((await agent.callTool({ name: tool, arguments: { message: 'still in' } })) as any).isError).toBeFalsy();
   });
 
+  it('a client the provider no longer knows is named as such, not as a refused code', async () => {
+    await logIn(api, serverId);
+    const started = await api.post(`/api/mcp/servers/${serverId}/oauth/start`);
+    const callbackUrl = await approve(started.body.authorizationUrl);
+    const remember = upstream.provider.forgetClients();
+    try {
+      const refused = await openCallback(callbackUrl);
+      expect(refused.status).toBe(502);
+      expect(refused.text).toContain('the provider refused this client (invalid_client');
+      expect(refused.text).not.toContain('authorization code');
+    } finally {
+      remember();
+    }
+    // The next login does not offer the refused registration again: it registers anew.
+    const clients = upstream.provider.registrations;
+    await logIn(api, serverId);
+    expect(upstream.provider.registrations).toBe(clients + 1);
+    expect(((await agent.callTool({ name: tool, arguments: { message: 'still in' } })) as any).isError).toBeFalsy();
+  });
+
   it('cancel ends a pending login (its callback is refused) and keeps the saved credentials', async () => {
     const started = await api.post(`/api/mcp/servers/${serverId}/oauth/start`);
     expect(started.body).toMatchObject({ authorizationUrl: expect.any(String), expiresAt: expect.any(String) });

@@ -19,6 +19,8 @@ export interface PendingLogin {
   codeVerifier?: string;
   /** The code went to the token endpoint (with the verifier): it is never sent again. */
   codeSent?: boolean;
+  /** What the token endpoint refused after the code went, as the SDK's retry invalidated it. */
+  refused?: 'client' | 'code';
   authorizationUrl?: URL;
   clientInformation?: OAuthClientInformationMixed;
   discovery?: OAuthDiscoveryState;
@@ -66,9 +68,10 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings): O
       pending.codeVerifier = verifier;
     },
     // Handed out once: the SDK's auth() exchanges the code again after the provider refused it
-    // (invalid_grant), and a code must be sent once (a provider may revoke what a reused one issued).
+    // (invalid_grant, or invalid_client after registering anew), and a code must be sent once (a
+    // provider may revoke what a reused one issued).
     codeVerifier: () => {
-      if (pending.codeSent) throw new Error('the provider refused the authorization code, which is sent only once');
+      if (pending.codeSent) throw new Error(REFUSALS[pending.refused ?? 'code']);
       if (!pending.codeVerifier) throw new GatewayError('conflict', 'This login has no PKCE verifier; start the login again.');
       pending.codeSent = true;
       return pending.codeVerifier;
@@ -78,9 +81,25 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings): O
     },
     discoveryState: () => pending.discovery,
     invalidateCredentials: (scope) => {
+      if (pending.codeSent) pending.refused ??= scope === 'all' || scope === 'client' ? 'client' : 'code';
       if (scope === 'all' || scope === 'client') delete pending.clientInformation;
       if (scope === 'all' || scope === 'tokens') delete pending.tokens;
       if (scope === 'all' || scope === 'discovery') delete pending.discovery;
     },
   };
 }
+
+/**
+ * What the provider refused in a failed code exchange, when the SDK's retry told (it invalidates
+ * the client on invalid_client, then fails on its own terms without a registration).
+ */
+export function codeExchangeRefusal(pending: PendingLogin): { client: boolean; error: Error } | undefined {
+  if (!pending.refused) return undefined;
+  return { client: pending.refused === 'client', error: new Error(REFUSALS[pending.refused]) };
+}
+
+/** Why a login's code exchange failed, by what the provider refused (the SDK's retry tells which). */
+const REFUSALS = {
+  code: 'the provider refused the authorization code, which is sent only once',
+  client: 'the provider refused this client (invalid_client: it does not know its registration or revoked it); start the login again, which registers anew',
+} as const;

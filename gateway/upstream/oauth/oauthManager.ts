@@ -4,7 +4,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
-import { loginProvider, type PendingLogin } from './loginProvider.js';
+import { codeExchangeRefusal, loginProvider, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 
@@ -174,8 +174,13 @@ export class OAuthManager {
     try {
       await auth(loginProvider(pending, this.options.settings), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
     } catch (error) {
-      if (pending.generation === this.generation) this.setStatus(this.afterFailedLogin('code exchange failed'));
-      throw loginError('could not finish the login', error);
+      const refusal = codeExchangeRefusal(pending);
+      if (pending.generation === this.generation) {
+        // A registration the provider refuses is not offered to the next login, which registers anew.
+        if (refusal?.client) this.registered = undefined;
+        this.setStatus(this.afterFailedLogin('code exchange failed'));
+      }
+      throw loginError('could not finish the login', refusal?.error ?? error);
     }
     await this.adopt(pending);
   }
