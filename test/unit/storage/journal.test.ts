@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appendFile, mkdtemp, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -199,5 +199,31 @@ describe('a journal whose owner lets it write on the event loop', () => {
     expect([journal.flushCount, journal.loopFlushCount]).toEqual([3, 1]);
     await journal.close();
     expect((await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
+  });
+
+  it('after a flush of 1 ms or more, writes through the thread pool until one is fast again: a slow disk never stalls the loop twice', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-loop-'));
+    const path = join(dir, 'audit.log');
+    const { journal } = await Journal.open(path, { log: recordingLogger().log, writeOnLoop: () => true });
+    // Every flush reads the clock before and after its write: a step of 2 ms a reading makes it slow.
+    let fakeMs = 0;
+    let stepMs = 2;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (fakeMs += stepMs));
+    try {
+      await journal.append(entry(1));
+      expect([journal.flushCount, journal.loopFlushCount]).toEqual([1, 1]);
+      await journal.append(entry(2));
+      await journal.append(entry(3));
+      expect([journal.flushCount, journal.loopFlushCount]).toEqual([3, 1]);
+      // A fast flush through the pool lets the next one back on the loop.
+      stepMs = 0.1;
+      await journal.append(entry(4));
+      expect([journal.flushCount, journal.loopFlushCount]).toEqual([4, 1]);
+      await journal.append(entry(5));
+      expect([journal.flushCount, journal.loopFlushCount]).toEqual([5, 2]);
+    } finally {
+      clock.mockRestore();
+    }
+    await journal.close();
   });
 });
