@@ -4,7 +4,7 @@ export { GatewayError, aboutArgument, EventHub, SecretScrubber, createRequestPac
 export type { Cas, Clock, GatewayEvent, InvocationStore, Logger, PermissionRequestStatus, ProcessGroupRecord, SessionStore, SharedLiveState } from './core/index.js';
 export { workspaceResourceUri } from './core/index.js';
 export type { ArtifactStore, SessionWorkspace } from './core/index.js';
-export type { ArtifactDownloads } from './artifacts/index.js';
+export { mirroredUrl, type ArtifactDownloads } from './artifacts/index.js';
 export { DEFAULT_EXTRACTION_LIMITS, resolveExtractionLimits } from './extraction/index.js';
 export type { ExtractionLimits, PaperExtractions } from './extraction/index.js';
 export type { ExtractionStore } from './core/index.js';

@@ -10,9 +10,8 @@ import { FileWorkspace, ProcessGroupFiles, followAdminToken, type AdminToken, ty
 import {
   DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type ProcessGroupRecord, type SharedLiveState,
-  type CurrentToken, type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits,
+  type CurrentToken, type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits, mirroredUrl,
 } from '../index.js';
-import { mirroredUrl } from '../artifacts/index.js';
 import { readinessChecks } from './readiness.js';
 import { VERSION } from './version.js';
 
