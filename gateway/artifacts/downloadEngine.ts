@@ -98,7 +98,8 @@ async function downloadWith(
       if (signal.aborted) throw signal.reason instanceof GatewayError ? signal.reason : new GatewayError('cancelled', 'The download was cancelled.');
       // A failure after new bytes arrived is a fresh start for the backoff, not one more strike.
       failures = part.sizeBytes > before ? 1 : failures + 1;
-      if (!error.retryable || failures >= Math.max(env.retry.attempts, 3) || attempts >= MAX_ATTEMPTS) throw withAttempts(error, attempts);
+      if (!error.retryable) throw withAttempts(error, attempts);
+      if (failures >= Math.max(env.retry.attempts, 3) || attempts >= MAX_ATTEMPTS) throw gaveUp(error, attempts);
       await observer.transition('retrying', { bytesDone: part.sizeBytes, totalBytes, attempts, error });
       await env.clock.sleep(backoffMs(error, failures, env), signal);
     }
@@ -118,9 +119,11 @@ async function withSlotAndWatchdog<T>(
   let lastActivity = env.clock.now();
   void (async () => {
     while (!finished.signal.aborted) {
-      await env.clock.sleep(env.stallTimeoutMs, finished.signal).catch(() => {});
+      // Wakes when the quiet time would reach the limit if nothing arrives meanwhile (not a whole
+      // limit after each check: a byte just after one would let the stall run almost twice as long).
+      await env.clock.sleep(Math.max(1, lastActivity + env.stallTimeoutMs - env.clock.now()), finished.signal).catch(() => {});
       if (!finished.signal.aborted && env.clock.now() - lastActivity >= env.stallTimeoutMs) {
-        stalled.abort(new GatewayError('upstream_timeout', `The file server sent nothing for ${env.stallTimeoutMs} ms; resuming.`, { retryable: true }));
+        stalled.abort(new GatewayError('upstream_timeout', `The file server sent nothing for ${env.stallTimeoutMs} ms.`, { retryable: true }));
         return;
       }
     }
@@ -146,4 +149,13 @@ function backoffMs(error: GatewayError, failures: number, env: DownloadEnvironme
 function withAttempts(error: GatewayError, attempts: number): GatewayError {
   error.attempts = attempts;
   return error;
+}
+
+/** A retryable failure that outlasted the attempts: said as final, with what to do next. */
+function gaveUp(error: GatewayError, attempts: number): GatewayError {
+  return new GatewayError(
+    error.code,
+    `${error.message} Gave up after ${attempts} attempts; the bytes received are kept, so retrying the download job later (admin page, or POST /api/download-jobs/<id>/retry) resumes it.`,
+    { retryable: true, attempts, cause: error, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}), ...(error.details ? { details: error.details } : {}) },
+  );
 }

@@ -75,7 +75,7 @@ async function readResponse(input: AttemptInput, response: TransferHead): Promis
   if (totalBytes !== null && totalBytes > input.maxBytes) throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
   await streamBody(input, totalBytes);
   if (totalBytes !== null && part.sizeBytes < totalBytes) {
-    throw new GatewayError('upstream_unavailable', `The connection ended at ${part.sizeBytes} of ${totalBytes} bytes; resuming.`, { retryable: true });
+    throw new GatewayError('upstream_unavailable', `The connection ended at ${part.sizeBytes} of ${totalBytes} bytes.`, { retryable: true });
   }
   return { totalBytes: totalBytes ?? part.sizeBytes };
 }
@@ -120,7 +120,7 @@ function statusError(response: TransferHead): GatewayError {
   const status = response.status;
   if (status === 429 || status === 503 || status >= 500) {
     const retryAfterMs = retryAfterMsOf(response.header('retry-after'));
-    return new GatewayError(status === 429 ? 'rate_limited' : 'upstream_unavailable', `The file server answered ${status}; retrying.`, {
+    return new GatewayError(status === 429 ? 'rate_limited' : 'upstream_unavailable', `The file server answered ${status}.`, {
       retryable: true,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
@@ -142,7 +142,7 @@ export function retryAfterMsOf(header: string | null, now = Date.now()): number 
 function dropped(input: AttemptInput, error: unknown): GatewayError {
   if (input.signal.aborted && input.signal.reason instanceof GatewayError) return input.signal.reason;
   if (input.signal.aborted) return new GatewayError('cancelled', 'The download was cancelled.');
-  return new GatewayError('upstream_unavailable', `The connection to the file server broke at ${input.part.sizeBytes} bytes; resuming.`, {
+  return new GatewayError('upstream_unavailable', `The connection to the file server broke at ${input.part.sizeBytes} bytes.`, {
     retryable: true,
     cause: error,
   });

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -149,7 +151,44 @@ describe('the download engine against a loopback file server', () => {
     await workspace.discardPartial('ses_1', 'out.bin');
     await expect(download('/missing')).rejects.toMatchObject({ code: 'not_found', attempts: 1 });
     server.serve('/always', { body, failFirst: { times: 99, status: 500 } });
-    await expect(download('/always')).rejects.toMatchObject({ code: 'upstream_unavailable', attempts: 3 });
+    await expect(download('/always')).rejects.toMatchObject({
+      code: 'upstream_unavailable', attempts: 3,
+      message: expect.stringMatching(/^The file server answered 500\. Gave up after 3 attempts; .*POST \/api\/download-jobs\/<id>\/retry/),
+    });
+  });
+
+  it('drops a stalled attempt one stall limit after its last byte, not up to twice that', async () => {
+    const stallTimeoutMs = 600;
+    const sleeps: number[] = [];
+    const recording = { now: systemClock.now, sleep: (ms: number, signal?: AbortSignal) => (sleeps.push(ms), systemClock.sleep(ms, signal)) };
+    // The first answer: 1 KB at once, 1 KB 200 ms later, then nothing (the connection stays open);
+    // each Range resume: its headers, then nothing.
+    const stalling = createServer((req, res) => {
+      const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
+      res.writeHead(from > 0 ? 206 : 200, {
+        'content-length': String(100_000 - from), ...(from > 0 ? { 'content-range': `bytes ${from}-99999/100000` } : {}),
+      });
+      if (from > 0) return void res.flushHeaders();
+      res.write(Buffer.alloc(1000, 1));
+      setTimeout(() => res.write(Buffer.alloc(1000, 2)), 200);
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const physicalUrl = mirroredUrl({ [PUBLIC]: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}` });
+    const part = await workspace.openPartial('ses_1', 'out.bin');
+    try {
+      const stalled = runDownload({ url: `${PUBLIC}/stalls`, allowedDomains: ALLOWED, maxBytes: 10_000_000 }, part, { ...env(), clock: recording, physicalUrl, stallTimeoutMs }, observer, new AbortController().signal);
+      await expect(stalled).rejects.toMatchObject({
+        code: 'upstream_timeout', attempts: 3, message: expect.stringMatching(/^The file server sent nothing for 600 ms\. Gave up after 3 attempts/),
+      });
+    } finally {
+      stalling.closeAllConnections();
+      stalling.close();
+      await part.close();
+    }
+    // One whole-limit wait per attempt, from its start; after an attempt's last byte the watchdog
+    // waits only for what is left of the limit (a whole limit again made the stall last up to two).
+    expect(sleeps.filter((ms) => ms === stallTimeoutMs)).toHaveLength(3);
+    expect(sleeps.filter((ms) => ms > 100 && ms < stallTimeoutMs).length).toBeGreaterThan(0);
   });
 
   it('refuses a candidate URL that is not https on an allowed domain before any request', async () => {
