@@ -37,7 +37,9 @@ export function runPdfWorker(options: RunPdfWorkerOptions): Promise<RawDocument>
   const { limits, clock, signal } = options;
   if (signal?.aborted) return Promise.reject(new GatewayError('cancelled', 'The extraction was cancelled before it started.'));
   const workers = options.workers ?? freshPdfWorkers;
-  const bytes = options.bytes.slice();
+  // A copy of its own to transfer: a Buffer's slice() is a view of the caller's memory (or of
+  // Node's shared pool), which the transfer would detach.
+  const bytes = new Uint8Array(options.bytes);
   const worker = workers.take(limits.maxHeapMb);
   const timer = new AbortController();
   return new Promise<RawDocument>((resolve, reject) => {

@@ -37,6 +37,17 @@ describe('extractPdfText on real PDFs', () => {
     expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('a Buffer, as files are read, stays the caller\'s: the manifest has its size, and its bytes are still there', async () => {
+    // Over its own ArrayBuffer, as readFile returns it (not from Node's shared pool).
+    const pdf = await multiPagePdf();
+    const bytes = Buffer.from(new Uint8Array(pdf).buffer);
+    const length = bytes.length;
+    const result = await extract(bytes);
+    expect(result.manifest.source.sizeBytes).toBe(length);
+    expect(bytes.length).toBe(length);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
   it('a two-column page is read column by column; the running header and page numbers are gone; hyphenation is joined', async () => {
     const result = await extract(await twoColumnPdf({ pages: 3 }));
     const pages = pagesOf(result.text);
