@@ -26,6 +26,10 @@ export function uploadRoutes(deps: UploadRoutesDeps): Router {
     if (req.is(['multipart/form-data', 'application/json'])) {
       throw new GatewayError('unsupported_media_type', 'Send the file itself as the request body (e.g. content-type: application/pdf or application/octet-stream), not multipart or JSON.');
     }
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new GatewayError('unsupported_media_type', `Send the file's bytes as they are, without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))}); a compressed file is stored as sent, e.g. with content-type: application/gzip.`);
+    }
     if (Number(req.headers['content-length'] ?? 0) > maxBytes) {
       throw new GatewayError('request_too_large', `The file is larger than ${maxBytes} bytes; send a smaller one.`);
     }

@@ -157,6 +157,22 @@ describe('paper_extract_pdf({path})', () => {
     expect((await api.get(`/api/sessions/${sessionId}/extraction-jobs`)).body.jobs).toEqual([]);
   });
 
+  it('an upload with a Content-Encoding is refused (415), not stored still encoded', async () => {
+    const { sessionId } = await agent('encoded');
+    for (const encoding of ['gzip', 'foo']) {
+      const response = await request(gateway.url)
+        .post(`/api/sessions/${sessionId}/files?path=uploads/encoded-${encoding}.bin`)
+        .set('authorization', `Bearer ${gateway.token}`)
+        .set('content-type', 'application/octet-stream')
+        .set('content-encoding', encoding)
+        .send(Buffer.from('not really encoded'));
+      expect(response.status).toBe(415);
+      expect(response.body.error).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('without Content-Encoding') });
+    }
+    // Nothing was stored at the path (a second upload there would be a 409).
+    await upload(sessionId, 'uploads/encoded-gzip.bin', Buffer.from('plain'));
+  });
+
   it('an encrypted PDF, a truncated one and random bytes named .pdf fail cleanly with distinct codes', async () => {
     const { client, sessionId } = await agent('broken');
     await upload(sessionId, 'uploads/locked.pdf', await encryptedPdf());
