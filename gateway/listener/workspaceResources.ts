@@ -63,8 +63,8 @@ async function readFile(workspace: SessionWorkspace, sessionId: string, uri: str
   const file = await workspace.stat(sessionId, named.path);
   if (!file) throw new GatewayError('not_found', `No file ${named.path.slice(0, 200)} in this session's workspace; list the resources first.`);
   const params = new URLSearchParams(query);
-  const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
-  const length = Math.min(MAX_READ_BYTES, Math.max(0, Number(params.get('length') ?? MAX_READ_BYTES) || MAX_READ_BYTES));
+  const offset = rangeParameter(params, 'offset', 0) ?? 0;
+  const length = Math.min(MAX_READ_BYTES, rangeParameter(params, 'length', 1) ?? MAX_READ_BYTES);
   const bytes = await workspace.read(sessionId, named.path, { offset, length });
   const mimeType = mediaTypeOf(named.path);
   const whole = offset === 0 && bytes.length === file.sizeBytes;
@@ -72,4 +72,17 @@ async function readFile(workspace: SessionWorkspace, sessionId: string, uri: str
   const range = { offset, length: bytes.length, totalBytes: file.sizeBytes, ...(end < file.sizeBytes ? { next: `${base}?offset=${end}&length=${MAX_READ_BYTES}` } : {}) };
   const content = whole && isText(mimeType) ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') };
   return { contents: [content], ...(whole ? {} : { _meta: { 'scigate/range': range } }) };
+}
+
+/** `?offset=` or `?length=`: a whole number of bytes of at least `least`, or absent; anything else is refused, not read as 0. */
+function rangeParameter(params: URLSearchParams, name: 'offset' | 'length', least: number): number | undefined {
+  const text = params.get(name);
+  if (text === null) return undefined;
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= least)) {
+    throw new GatewayError('invalid_input', `The resource URI's ${name} must be a whole number of bytes${least > 0 ? ` of at least ${least}` : ''}, not ${JSON.stringify(text.slice(0, 40))}; _meta["scigate/range"].next names the next range.`, {
+      details: { field: name },
+    });
+  }
+  return value;
 }

@@ -72,6 +72,23 @@ describe('workspace files as MCP resources, and uploads', () => {
     await expect(stranger.readResource({ uri: `https://example.org/${'x'.repeat(10_000)}` })).rejects.toThrow(/at most 8192 characters/);
   });
 
+  it('a range the URI asks for is read as asked, and a malformed offset or length is refused, not read as the first range', async () => {
+    const { client, sessionId } = await g.agent('ranges');
+    const upload = await request(g.gateway.url)
+      .post(`/api/sessions/${sessionId}/files?path=uploads/digits.txt`)
+      .set('authorization', `Bearer ${g.gateway.token}`)
+      .set('content-type', 'text/plain')
+      .send('0123456789');
+    expect(upload.status).toBe(201);
+    const uri: string = upload.body.file.resourceUri;
+    const read = await client.readResource({ uri: `${uri}?offset=3&length=4` });
+    expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').toString()).toBe('3456');
+    expect(read._meta?.['scigate/range']).toMatchObject({ offset: 3, length: 4, totalBytes: 10 });
+    for (const [query, words] of [['offset=-1', /offset must be a whole number of bytes, not "-1"/], ['offset=abc', /offset must be/], ['length=0', /length must be a whole number of bytes of at least 1, not "0"/], ['length=1.5', /length must be/]] as const) {
+      await expect(client.readResource({ uri: `${uri}?${query}` })).rejects.toThrow(words);
+    }
+  });
+
   it('uploads raw bodies into the workspace under the same path rules, never over an existing file', async () => {
     const { client, sessionId } = await g.agent('uploader');
     const post = (path: string, body: string | Buffer, type = 'application/octet-stream') =>
