@@ -159,6 +159,10 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const extraction = createPaperExtractions(options, events);
   // Requests and jobs left pending by a crash can never be answered now: end them before serving.
   const sweepDeadWork = async (alive?: readonly string[]) => {
+    // Without replicas this process owns the store: a Session still open was the last run's, whose
+    // clients are gone (a kill -9 never ended them, and no idle timeout holds them any more).
+    const ended = alive === undefined ? await sessions.endAllOpen(new Date(options.clock.now()).toISOString()) : 0;
+    if (ended > 0) options.log.info({ ended }, 'sessions left open by the last run were ended');
     await permissionGate.orphanPending(alive);
     // Calls in flight at a crash never finish now: their rows say so rather than staying invisible.
     const unfinished = await options.invocations.interruptUnfinished(new Date(options.clock.now()).toISOString(), alive);

@@ -34,6 +34,10 @@ export class SessionRepository implements SessionStore {
     await this.db.write('UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL', [endedAt, id]);
   }
 
+  endAllOpen(endedAt: string): Promise<number> {
+    return this.db.write('UPDATE sessions SET ended_at = ? WHERE ended_at IS NULL', [endedAt]);
+  }
+
   async setConnectors(id: string, connectors: string[] | null): Promise<void> {
     await this.db.write('UPDATE sessions SET connectors = ? WHERE id = ?', [idList.toSql(connectors), id]);
   }

@@ -13,6 +13,8 @@ import type {
 export interface SessionStore {
   create(session: SessionRecord): Promise<void>;
   end(id: string, endedAt: string): Promise<void>;
+  /** Ends every Session still open; resolves with how many (a store one process owns, at its start: they were the last run's). */
+  endAllOpen(endedAt: string): Promise<number>;
   get(id: string): Promise<SessionRecord | undefined>;
   /** Every Session, newest first. */
   list(): Promise<SessionRecord[]>;

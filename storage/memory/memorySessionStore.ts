@@ -15,6 +15,12 @@ export class MemorySessionStore implements SessionStore {
     if (session && session.endedAt === null) session.endedAt = endedAt;
   }
 
+  async endAllOpen(endedAt: string): Promise<number> {
+    const open = [...this.byId.values()].filter((session) => session.endedAt === null);
+    for (const session of open) session.endedAt = endedAt;
+    return open.length;
+  }
+
   async setApprovalMode(id: string, mode: ApprovalMode): Promise<SessionRecord> {
     const session = this.byId.get(id);
     if (!session) throw new Error(`session ${id} does not exist`);

@@ -44,6 +44,19 @@ function sessionStoreContract(adapter: StorageAdapter) {
     expect((await sessions.get('ses_1'))?.endedAt).toBe('2026-12-01T01:00:00.000Z');
   });
 
+  it('ends every open Session at once, keeping the end time of those already ended', async () => {
+    const { sessions } = (await open()).storage;
+    await sessions.create(session({ id: 'ses_a' }));
+    await sessions.create(session({ id: 'ses_b' }));
+    await sessions.create(session({ id: 'ses_done' }));
+    await sessions.end('ses_done', '2026-12-01T01:00:00.000Z');
+    expect(await sessions.endAllOpen('2026-12-01T02:00:00.000Z')).toBe(2);
+    expect(Object.fromEntries((await sessions.list()).map((s) => [s.id, s.endedAt]))).toEqual({
+      ses_a: '2026-12-01T02:00:00.000Z', ses_b: '2026-12-01T02:00:00.000Z', ses_done: '2026-12-01T01:00:00.000Z',
+    });
+    expect(await sessions.endAllOpen('2026-12-01T03:00:00.000Z')).toBe(0);
+  });
+
   it('replaces the connector selection, and null inherits again', async () => {
     const { sessions } = (await open()).storage;
     await sessions.create(session());

@@ -56,6 +56,20 @@ describe('the real gateway and its journal', () => {
     expect((await readdir(dataDir())).filter((f) => f.startsWith('scigate.db.journal.torn-'))).toHaveLength(1);
   });
 
+  it('a Session left open by a kill -9 is ended at the next start, not listed as open forever', { timeout: 300_000 }, async () => {
+    root = await mkdtemp(join(tmpdir(), 'scigate-open-gw-'));
+    gateway = await startGateway(dataDir(), env());
+    await gateway.connect('left-open');
+    const { sessions } = (await gateway.api.get('/api/sessions')).body as { sessions: Array<{ id: string; clientName: string; endedAt: string | null }> };
+    const open = sessions.find((s) => s.clientName === 'left-open')!;
+    expect(open.endedAt).toBeNull();
+    await gateway.kill9();
+
+    gateway = await startGateway(dataDir(), env());
+    const after = (await gateway.api.get(`/api/sessions/${open.id}`)).body as { session: { endedAt: string | null } };
+    expect(after.session.endedAt).toEqual(expect.any(String));
+  });
+
   it('on a full disk it answers storage_unavailable (MCP) and 503 (admin), never acknowledges what it cannot keep, and heals', { timeout: 300_000 }, async () => {
     root = await mkdtemp(join(tmpdir(), 'scigate-full-gw-'));
     gateway = await startGateway(dataDir(), env());
