@@ -43,7 +43,7 @@ describe('a download across a kill -9 of the gateway', () => {
     await gateway.api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
     const search: any = await client.callTool({ name: 'mcp__arxiv__search', arguments: { query: 'testing' } });
     const candidate = search.structuredContent.artifacts[0];
-    const body = syntheticBytes(0, 4_000_000);
+    const body = Buffer.concat([Buffer.from('%PDF-1.7\n'), syntheticBytes(0, 4_000_000 - 9)]);
     files.serve(new URL(candidate.url).pathname, { body, holdAt: 1_600_000 });
     const running = client.callTool({ name: 'artifact_download', arguments: { mcpInvocationId: search.structuredContent.invocationId, candidateId: candidate.id } });
     running.catch(() => {});

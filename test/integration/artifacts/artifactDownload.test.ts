@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, symlink } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticBytes } from '../../fixtures/fileServer.js';
@@ -37,7 +37,7 @@ describe('artifact_download through a real gateway', () => {
 
   it('downloads a candidate into the workspace: verified, 0400, audited, with its plan and job transitions persisted', async () => {
     const { client, sessionId } = await g.agent('downloader', { approvalMode: 'always_allow' });
-    const body = syntheticBytes(0, 300_000);
+    const body = Buffer.concat([Buffer.from('%PDF-1.7\n'), syntheticBytes(0, 300_000 - 9)]);
     g.source.offer('paper.pdf', { bytes: body });
     g.files.serve('/paper.pdf', { body });
     const { invocationId, artifacts } = await g.search(client, ['paper.pdf']);
@@ -63,6 +63,20 @@ describe('artifact_download through a real gateway', () => {
     // A second download of the same candidate gets a numbered name; the first file is never overwritten.
     const again = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
     expect(again.structuredContent).toMatchObject({ finalPath: 'downloads/files/paper-1.pdf' });
+  });
+
+  it('refuses a "PDF" the server answers with an HTML page: the job fails saying so, and nothing is saved', async () => {
+    const { client, sessionId } = await g.agent('html-pdf', { approvalMode: 'always_allow' });
+    const page = Buffer.from('<!doctype html><html><body>Please sign in</body></html>');
+    g.source.offer('signin.pdf', { mediaType: 'application/pdf', kind: 'pdf', sizeBytes: page.length });
+    g.files.serve('/signin.pdf', { body: page, contentType: 'text/html' });
+    const { invocationId, artifacts } = await g.search(client, ['signin.pdf']);
+    const result = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as any).error).toMatchObject({ code: 'upstream_error', message: expect.stringMatching(/is not a PDF \(it begins "<!doctype html><html><body>Please sign in/) });
+    const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
+    expect(jobs.jobs).toEqual([expect.objectContaining({ state: 'failed', errorCode: 'upstream_error', bytesDone: 0 })]);
+    await expect(readdir(join(g.gateway.dataDir, 'workspaces', sessionId, 'downloads/files'))).resolves.toEqual([]);
   });
 
   it('refuses forged ids and arguments with nothing fetched', async () => {
