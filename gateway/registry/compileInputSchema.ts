@@ -38,15 +38,36 @@ export function compileOnFirstUse(schema: unknown): ValidateFunction {
     validate.errors = compiled.errors;
     return valid;
   }) as ValidateFunction;
+  validate.schema = schema as ValidateFunction['schema'];
   return validate;
 }
 
 /** Validates arguments; throws `invalid_input` naming the first bad field. */
 export function assertValid(validate: ValidateFunction, args: unknown): void {
   if (validate(args)) return;
-  throw new GatewayError('invalid_input', describeAjvError(validate.errors?.[0]), {
+  const alternatives = topLevelAlternatives(validate.schema);
+  const error = validate.errors?.[0];
+  if (alternatives && error?.instancePath === '' && (error.keyword === 'oneOf' || error.schemaPath.startsWith('#/oneOf/'))) {
+    const given = alternatives.filter((name) => typeof args === 'object' && args !== null && name in args);
+    const quoted = (names: string[], joiner: string) => names.map((name) => `"${name}"`).join(joiner);
+    const got = given.length === 0 ? 'none was given' : `${quoted(given, ' and ')} were given`;
+    throw new GatewayError('invalid_input', `Pass exactly one of ${quoted(alternatives, ' or ')}; ${got}.`, {
+      details: { field: alternatives.join('|') },
+    });
+  }
+  throw new GatewayError('invalid_input', describeAjvError(error), {
     details: { field: fieldOf(validate.errors?.[0]) },
   });
+}
+
+/** The fields of a top-level `oneOf` whose every branch only requires one field (pass exactly one of them). */
+function topLevelAlternatives(schema: unknown): string[] | undefined {
+  const branches = (schema as { oneOf?: unknown } | undefined)?.oneOf;
+  if (!Array.isArray(branches) || branches.length < 2) return undefined;
+  const names = branches.map((branch: { required?: unknown }) =>
+    Object.keys(branch ?? {}).length === 1 && Array.isArray(branch.required) && branch.required.length === 1 ? branch.required[0] : undefined,
+  );
+  return names.every((name): name is string => typeof name === 'string') ? names : undefined;
 }
 
 function fieldOf(error: ErrorObject | undefined): string {

@@ -20,4 +20,15 @@ describe('compileOnFirstUse (built-in and native tools compile their schemas whe
     const lazy = compileOnFirstUse(broken);
     expect(() => lazy({ n: 1 })).toThrow();
   });
+
+  it('a top-level choice of one field among several says so, eager or lazy, whichever is wrong', () => {
+    const either = { type: 'object', properties: { artifactJobId: { type: 'string' }, path: { type: 'string' } }, additionalProperties: false, oneOf: [{ required: ['artifactJobId'] }, { required: ['path'] }] };
+    for (const validate of [compileInputSchema(either), compileOnFirstUse(either)]) {
+      expect(() => assertValid(validate, { path: 'a.pdf' })).not.toThrow();
+      expect(() => assertValid(validate, {})).toThrow('Pass exactly one of "artifactJobId" or "path"; none was given.');
+      expect(() => assertValid(validate, { artifactJobId: 'job_1', path: 'a.pdf' })).toThrow('Pass exactly one of "artifactJobId" or "path"; "artifactJobId" and "path" were given.');
+      // Other errors are still named by field.
+      expect(() => assertValid(validate, { path: 1 })).toThrow(/Field "path" must be string/);
+    }
+  });
 });
