@@ -69,7 +69,7 @@ export function artifactRoutes(deps: ArtifactRoutesDeps): Router {
 
   router.post('/artifact-plans/:id/approve', async (req, res) => {
     const plan = await deps.artifacts.getPlan(req.params.id);
-    if (!plan) throw new GatewayError('not_found', `No artifact plan ${req.params.id.slice(0, 80)}.`);
+    if (!plan) throw new GatewayError('not_found', `No artifact plan ${req.params.id.slice(0, 80)}; list a Session's plans with GET /api/sessions/:id/artifact-plans.`);
     const pending = (await deps.permissionGate.listRequests(plan.sessionId, 'pending')).find((r) => r.invocationId === plan.invocationId);
     if (plan.status !== 'awaiting_approval' || !pending) {
       throw new GatewayError('conflict', `Artifact plan ${plan.id} is ${plan.status}; only a plan awaiting approval can be approved.`);

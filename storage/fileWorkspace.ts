@@ -41,7 +41,7 @@ export class FileWorkspace implements SessionWorkspace {
 
   async openPartial(sessionId: string, relative: string): Promise<PartialFile> {
     const abs = await this.prepare(sessionId, relative, { create: true });
-    if (await exists(abs)) throw completedExists(relative);
+    await refuseExisting(abs, relative);
     // O_NOFOLLOW: a symlink planted at the part file's name is refused, never followed.
     const handle = await open(abs + PART_SUFFIX, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, PART_MODE).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'ELOOP' ? symlinkRefused(relative) : error;
@@ -61,7 +61,7 @@ export class FileWorkspace implements SessionWorkspace {
 
   async commitPartial(sessionId: string, relative: string): Promise<WorkspaceFile> {
     const abs = await this.prepare(sessionId, relative, { create: false });
-    if (await exists(abs)) throw completedExists(relative);
+    await refuseExisting(abs, relative);
     const handle = await open(abs + PART_SUFFIX, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       await handle.sync();
@@ -222,8 +222,17 @@ async function exists(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false);
 }
 
-function completedExists(relative: string): GatewayError {
-  return new GatewayError('conflict', `"${relative.slice(0, 200)}" already exists in the workspace and completed files are never overwritten; choose another destination path.`);
+/** Refuses a path something already has: a completed file (never overwritten) or a folder. */
+async function refuseExisting(path: string, relative: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return;
+  const name = `"${relative.slice(0, 200)}"`;
+  throw new GatewayError(
+    'conflict',
+    info.isDirectory()
+      ? `${name} is a folder in the workspace; add a file name to the path, e.g. "${relative.slice(0, 200)}/paper.pdf".`
+      : `${name} already exists in the workspace and completed files are never overwritten; choose another destination path.`,
+  );
 }
 
 function symlinkRefused(relative: string): GatewayError {

@@ -25,7 +25,8 @@ export function checkWorkspacePath(relative: string): string {
   if (/[\u0000-\u001f\u007f]/.test(relative)) throw refused(relative, 'it contains NUL or control characters');
   // Bidirectional overrides and invisible characters make one name display as another (a listing, the admin page).
   if (INVISIBLE_CHARS.test(relative)) throw refused(relative, 'it contains invisible or text-direction characters');
-  if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative)) throw refused(relative, 'it is absolute');
+  if (relative.startsWith('/')) throw refused(relative, 'it is absolute');
+  if (/^[A-Za-z]:/.test(relative)) throw refused(relative, `it starts with "${relative.slice(0, 2)}", which reads as a Windows drive (an absolute path)`);
   if (relative.includes('\\')) throw refused(relative, 'it contains a backslash');
   const segments = relative.split('/').filter((s) => s.length > 0);
   if (segments.length === 0) throw refused(relative, 'it names no file');

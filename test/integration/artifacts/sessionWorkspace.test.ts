@@ -34,6 +34,7 @@ describe('the Session workspace', () => {
     ['folder', 'uploads/a/'],
     ['text-direction override', 'uploads/\u202Efdp.exe'],
     ['trailing space', 'uploads/x.pdf '],
+    ['drive letter', 'c:paper.pdf'],
   ])('refuses a %s path with invalid_input (the tool or route that passed it names its argument)', async (_label, path) => {
     expect(() => workspace.checkPath(path)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringContaining('is refused') }));
     await expect(workspace.openPartial('ses_1', path)).rejects.toMatchObject({ code: 'invalid_input' });
@@ -61,6 +62,12 @@ describe('the Session workspace', () => {
     await part.close();
     expect(await workspace.freePath('ses_1', 'paper.pdf')).toBe('paper-2.pdf');
     expect(await workspace.freePath('ses_1', 'notes')).toBe('notes');
+    // A path that is a folder is named as one, with the fix, not as a file never overwritten.
+    await workspace.writeFile('ses_1', 'uploads/a.pdf', chunks('a'), { maxBytes: 100 });
+    await expect(workspace.writeFile('ses_1', 'uploads', chunks('b'), { maxBytes: 100 })).rejects.toMatchObject({
+      code: 'conflict', message: '"uploads" is a folder in the workspace; add a file name to the path, e.g. "uploads/paper.pdf".',
+    });
+    expect(() => workspace.checkPath('c:paper.pdf')).toThrow(/starts with "c:", which reads as a Windows drive/);
   });
 
   it('refuses a symlink escape on the real path when the file is opened, and creates nothing outside', async () => {
