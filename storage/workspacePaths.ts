@@ -14,7 +14,7 @@ function refused(path: string, why: string): GatewayError {
 }
 
 /**
- * Checks a Session-relative path lexically and returns it normalized (`a//b/` → `a/b`). Refused:
+ * Checks a Session-relative path lexically and returns it normalized (`a//b/` → `a/b`, Unicode NFC). Refused:
  * empty, absolute, NUL or control characters, backslashes, `.`/`..` and hidden segments, the
  * `.part` suffix, and over-long names. Symlinks are checked on the real path when a file is opened.
  */
@@ -38,7 +38,8 @@ export function checkWorkspacePath(relative: string): string {
     if (segment.length > MAX_SEGMENT_CHARS) throw refused(relative, `a segment is longer than ${MAX_SEGMENT_CHARS} characters`);
   }
   if (segments.at(-1)!.endsWith(PART_SUFFIX)) throw refused(relative, `"${PART_SUFFIX}" names files still being written`);
-  return segments.join('/');
+  // One spelling per name: "é" as one character or as "e" and a combining accent is the same file.
+  return segments.join('/').normalize('NFC');
 }
 
 /** Checks a Session id before it becomes a directory name. */

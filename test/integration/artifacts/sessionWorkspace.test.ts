@@ -68,6 +68,10 @@ describe('the Session workspace', () => {
       code: 'conflict', message: '"uploads" is a folder in the workspace; add a file name to the path, e.g. "uploads/paper.pdf".',
     });
     expect(() => workspace.checkPath('c:paper.pdf')).toThrow(/starts with "c:", which reads as a Windows drive/);
+    // Two spellings of one name are one file: "é" composed, then "e" with a combining accent.
+    await workspace.writeFile('ses_1', 'notes/caf\u00e9.txt', chunks('first'), { maxBytes: 100 });
+    await expect(workspace.writeFile('ses_1', 'notes/cafe\u0301.txt', chunks('second'), { maxBytes: 100 })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await workspace.read('ses_1', 'notes/cafe\u0301.txt', { offset: 0, length: 100 })).toString()).toBe('first');
   });
 
   it('refuses a symlink escape on the real path when the file is opened, and creates nothing outside', async () => {
