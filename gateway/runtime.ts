@@ -159,10 +159,7 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
   const extraction = createPaperExtractions(options, events);
   // Requests and jobs left pending by a crash can never be answered now: end them before serving.
   const sweepDeadWork = async (alive?: readonly string[]) => {
-    // Without replicas this process owns the store: a Session still open was the last run's, whose
-    // clients are gone (a kill -9 never ended them, and no idle timeout holds them any more).
-    const ended = alive === undefined ? await sessions.endAllOpen(new Date(options.clock.now()).toISOString()) : 0;
-    if (ended > 0) options.log.info({ ended }, 'sessions left open by the last run were ended');
+    if (alive === undefined) await sweepLastRun(options);
     await permissionGate.orphanPending(alive);
     // Calls in flight at a crash never finish now: their rows say so rather than staying invisible.
     const unfinished = await options.invocations.interruptUnfinished(new Date(options.clock.now()).toISOString(), alive);
@@ -228,6 +225,18 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
  * only the work of replicas whose heartbeat stopped is swept, at start and after every later beat
  * (whichever replica notices first); a clean stop removes the heartbeat, so the others sweep at once.
  */
+/**
+ * Without replicas this process owns the store and the workspaces, so what they hold open is the
+ * last run's: its Sessions' clients are gone (a kill -9 never ended them, and no idle timeout holds
+ * them any more), and its unfinished uploads will never complete.
+ */
+async function sweepLastRun(options: RuntimeOptions): Promise<void> {
+  const ended = await options.sessions.endAllOpen(new Date(options.clock.now()).toISOString());
+  if (ended > 0) options.log.info({ ended }, 'sessions left open by the last run were ended');
+  const removed = (await options.workspace?.removeUnfinishedWrites()) ?? 0;
+  if (removed > 0) options.log.info({ removed }, 'uploads and workspace writes cut off by the last stop were removed');
+}
+
 async function startReplicaLiveness(options: RuntimeOptions, sweep: (alive?: readonly string[]) => Promise<void>) {
   const { replicas, clock, log } = options;
   if (!replicas) {

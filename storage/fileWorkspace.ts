@@ -1,5 +1,6 @@
 import { constants, createReadStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative as relativeTo, sep } from 'node:path';
 import { GatewayError, type PartialFile, type SessionWorkspace, type WorkspaceFile } from '../gateway/core/index.js';
 import { fsyncDirectory } from './atomicWrite.js';
@@ -12,6 +13,9 @@ const PART_MODE = 0o600;
 /** Completed files: read-only, owner only. */
 export const COMPLETED_FILE_MODE = 0o400;
 const MAX_NUMBERED = 1000;
+/** An unfinished write's temp file: hidden (no workspace path may name it) and a part file. */
+const UNFINISHED_WRITE_PREFIX = '.write-';
+const UNFINISHED_WRITE = new RegExp(`^\\${UNFINISHED_WRITE_PREFIX}[0-9a-f]{16}\\${PART_SUFFIX}$`);
 
 /** The Session workspaces under `<dataDir>/workspaces/` (GATEWAY.md §5). */
 export class FileWorkspace implements SessionWorkspace {
@@ -74,25 +78,45 @@ export class FileWorkspace implements SessionWorkspace {
     return (await this.stat(sessionId, relative))!;
   }
 
+  /**
+   * Each write has a hidden temp file of its own (never another writer's), made visible with
+   * link(), which fails if the name was taken meanwhile: a completed file is never overwritten,
+   * and concurrent writers of one path get one success and conflicts.
+   */
   async writeFile(sessionId: string, relative: string, source: AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<WorkspaceFile> {
-    const part = await this.openPartial(sessionId, relative);
+    const abs = await this.prepare(sessionId, relative, { create: true });
+    await refuseExisting(abs, relative);
+    const temp = join(dirname(abs), `${UNFINISHED_WRITE_PREFIX}${randomBytes(8).toString('hex')}${PART_SUFFIX}`);
+    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PART_MODE);
     try {
-      if (part.sizeBytes > 0) await part.truncate(0);
-      let written = 0;
+      const part = partialFile(handle, temp, 0);
       for await (const chunk of source) {
-        written += chunk.byteLength;
-        if (written > options.maxBytes) {
+        if (part.sizeBytes + chunk.byteLength > options.maxBytes) {
           throw new GatewayError('request_too_large', `The file is larger than ${options.maxBytes} bytes; send a smaller one.`);
         }
         await part.write(chunk);
       }
-    } catch (error) {
-      await part.close();
-      await this.discardPartial(sessionId, relative);
-      throw error;
+      await handle.sync();
+      await handle.chmod(COMPLETED_FILE_MODE);
+      await handle.close();
+      await link(temp, abs).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') await refuseExisting(abs, relative);
+        throw error;
+      });
+    } finally {
+      await handle.close().catch(() => {});
+      await rm(temp, { force: true });
     }
-    await part.close();
-    return this.commitPartial(sessionId, relative);
+    await fsyncDirectory(dirname(abs));
+    return (await this.stat(sessionId, relative))!;
+  }
+
+  /** Removes the temp files of writes a stopped gateway left unfinished (never resumed, unlike downloads' part files). */
+  async removeUnfinishedWrites(): Promise<number> {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    const unfinished = entries.filter((entry) => entry.isFile() && UNFINISHED_WRITE.test(entry.name));
+    await Promise.all(unfinished.map((entry) => rm(join(entry.parentPath ?? entry.path, entry.name), { force: true })));
+    return unfinished.length;
   }
 
   async stat(sessionId: string, relative: string): Promise<WorkspaceFile | undefined> {

@@ -67,6 +67,8 @@ export interface SessionWorkspace {
   commitPartial(sessionId: string, relative: string): Promise<WorkspaceFile>;
   /** Writes a whole new file (upload, extraction output) through a part file; `request_too_large` past `maxBytes`. */
   writeFile(sessionId: string, relative: string, source: AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<WorkspaceFile>;
+  /** At start-up, without replicas: removes what writes a stopped gateway left unfinished; resolves with how many. */
+  removeUnfinishedWrites(): Promise<number>;
   /** The completed file, or undefined. */
   stat(sessionId: string, relative: string): Promise<WorkspaceFile | undefined>;
   /** Every completed file of the Session (no part files), by path. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -56,18 +56,24 @@ describe('the real gateway and its journal', () => {
     expect((await readdir(dataDir())).filter((f) => f.startsWith('scigate.db.journal.torn-'))).toHaveLength(1);
   });
 
-  it('a Session left open by a kill -9 is ended at the next start, not listed as open forever', { timeout: 300_000 }, async () => {
+  it('a Session left open by a kill -9 is ended at the next start, and its cut-off upload removed', { timeout: 300_000 }, async () => {
     root = await mkdtemp(join(tmpdir(), 'scigate-open-gw-'));
     gateway = await startGateway(dataDir(), env());
     await gateway.connect('left-open');
     const { sessions } = (await gateway.api.get('/api/sessions')).body as { sessions: Array<{ id: string; clientName: string; endedAt: string | null }> };
     const open = sessions.find((s) => s.clientName === 'left-open')!;
     expect(open.endedAt).toBeNull();
+    // An upload cut off by the kill leaves its temp file; a download leaves a part file to resume.
+    const workspace = join(dataDir(), 'workspaces', open.id);
+    await mkdir(join(workspace, 'uploads'), { recursive: true });
+    await writeFile(join(workspace, 'uploads/.write-0123456789abcdef.part'), 'half an upload');
+    await writeFile(join(workspace, 'uploads/paper.pdf.part'), 'half a download');
     await gateway.kill9();
 
     gateway = await startGateway(dataDir(), env());
     const after = (await gateway.api.get(`/api/sessions/${open.id}`)).body as { session: { endedAt: string | null } };
     expect(after.session.endedAt).toEqual(expect.any(String));
+    expect(await readdir(join(workspace, 'uploads'))).toEqual(['paper.pdf.part']);
   });
 
   it('on a full disk it answers storage_unavailable (MCP) and 503 (admin), never acknowledges what it cannot keep, and heals', { timeout: 300_000 }, async () => {

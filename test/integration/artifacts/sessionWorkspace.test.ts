@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileWorkspace } from '../../../storage/index.js';
@@ -72,6 +72,20 @@ describe('the Session workspace', () => {
     await workspace.writeFile('ses_1', 'notes/caf\u00e9.txt', chunks('first'), { maxBytes: 100 });
     await expect(workspace.writeFile('ses_1', 'notes/cafe\u0301.txt', chunks('second'), { maxBytes: 100 })).rejects.toMatchObject({ code: 'conflict' });
     expect((await workspace.read('ses_1', 'notes/cafe\u0301.txt', { offset: 0, length: 100 })).toString()).toBe('first');
+  });
+
+  it('concurrent writes of one path: one completes, the others are conflicts, and the file is one writer\'s whole', async () => {
+    const bodies = ['a', 'b', 'c', 'd', 'e'].map((letter) => letter.repeat(200_000));
+    const results = await Promise.allSettled(bodies.map((body) => workspace.writeFile('ses_1', 'same.txt', chunks(body.slice(0, 100_000), body.slice(100_000)), { maxBytes: 1_000_000 })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'conflict' });
+    expect(bodies).toContain((await readFile(join(dataDir, 'workspaces/ses_1/same.txt'))).toString());
+    // No temp file is left, and a write cut off by a stop (its temp file) is removed at the next start; a download's part file stays.
+    expect((await readdir(join(dataDir, 'workspaces/ses_1'))).sort()).toEqual(['same.txt']);
+    await writeFile(join(dataDir, 'workspaces/ses_1/.write-0123456789abcdef.part'), 'cut off');
+    await (await workspace.openPartial('ses_1', 'download.bin')).close();
+    expect(await workspace.removeUnfinishedWrites()).toBe(1);
+    expect((await readdir(join(dataDir, 'workspaces/ses_1'))).sort()).toEqual(['download.bin.part', 'same.txt']);
   });
 
   it('refuses a symlink escape on the real path when the file is opened, and creates nothing outside', async () => {
