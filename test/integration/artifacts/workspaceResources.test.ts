@@ -15,6 +15,9 @@ describe('workspace files as MCP resources, and uploads', () => {
   afterEach(async () => {
     await g.dispose();
   });
+  /** Uploads a text file into a Session's workspace through the admin API. */
+  const uploadText = (sessionId: string, path: string, text: string) =>
+    request(g.gateway.url).post(`/api/sessions/${sessionId}/files?path=${path}`).set('authorization', `Bearer ${g.gateway.token}`).set('content-type', 'text/plain').send(text);
 
   it('a downloaded file appears in resources/list (with list_changed) and reads back byte-identical, big files in ranges', async () => {
     const { client, sessionId } = await g.agent('reader', { approvalMode: 'always_allow' });
@@ -56,11 +59,7 @@ describe('workspace files as MCP resources, and uploads', () => {
     const { sessionId } = await g.agent('owner');
     const { client: stranger } = await g.agent('stranger');
     await g.api.get(`/api/sessions/${sessionId}`);
-    const upload = await request(g.gateway.url)
-      .post(`/api/sessions/${sessionId}/files?path=uploads/notes.txt`)
-      .set('authorization', `Bearer ${g.gateway.token}`)
-      .set('content-type', 'text/plain')
-      .send('private notes');
+    const upload = await uploadText(sessionId, 'uploads/notes.txt', 'private notes');
     expect(upload.status).toBe(201);
     expect(upload.body.file).toMatchObject({ path: 'uploads/notes.txt', sizeBytes: 13, resourceUri: `scigate://sessions/${sessionId}/files/uploads/notes.txt` });
     await expect(stranger.readResource({ uri: upload.body.file.resourceUri })).rejects.toThrow(/No resource/);
@@ -74,11 +73,7 @@ describe('workspace files as MCP resources, and uploads', () => {
 
   it('a range the URI asks for is read as asked, and a malformed offset or length is refused, not read as the first range', async () => {
     const { client, sessionId } = await g.agent('ranges');
-    const upload = await request(g.gateway.url)
-      .post(`/api/sessions/${sessionId}/files?path=uploads/digits.txt`)
-      .set('authorization', `Bearer ${g.gateway.token}`)
-      .set('content-type', 'text/plain')
-      .send('0123456789');
+    const upload = await uploadText(sessionId, 'uploads/digits.txt', '0123456789');
     expect(upload.status).toBe(201);
     const uri: string = upload.body.file.resourceUri;
     const read = await client.readResource({ uri: `${uri}?offset=3&length=4` });
