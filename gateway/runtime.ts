@@ -220,12 +220,6 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
 }
 
 /**
- * Sweeps the pending work of dead processes before serving. One process owning the store (embedded):
- * every leftover row is from a dead run, swept once. Replicas sharing a store: this one beats, and
- * only the work of replicas whose heartbeat stopped is swept, at start and after every later beat
- * (whichever replica notices first); a clean stop removes the heartbeat, so the others sweep at once.
- */
-/**
  * Without replicas this process owns the store and the workspaces, so what they hold open is the
  * last run's: its Sessions' clients are gone (a kill -9 never ended them, and no idle timeout holds
  * them any more), and its unfinished uploads will never complete.
@@ -237,6 +231,12 @@ async function sweepLastRun(options: RuntimeOptions): Promise<void> {
   if (removed > 0) options.log.info({ removed }, 'uploads and workspace writes cut off by the last stop were removed');
 }
 
+/**
+ * Sweeps the pending work of dead processes before serving. One process owning the store (embedded):
+ * every leftover row is from a dead run, swept once. Replicas sharing a store: this one beats, and
+ * only the work of replicas whose heartbeat stopped is swept, at start and after every later beat
+ * (whichever replica notices first); a clean stop removes the heartbeat, so the others sweep at once.
+ */
 async function startReplicaLiveness(options: RuntimeOptions, sweep: (alive?: readonly string[]) => Promise<void>) {
   const { replicas, clock, log } = options;
   if (!replicas) {

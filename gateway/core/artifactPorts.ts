@@ -65,7 +65,7 @@ export interface SessionWorkspace {
   discardPartial(sessionId: string, relative: string): Promise<void>;
   /** fsync, atomic rename to the final name, 0400, directory fsync; `conflict` when the final name is taken. */
   commitPartial(sessionId: string, relative: string): Promise<WorkspaceFile>;
-  /** Writes a whole new file (upload, extraction output) through a part file; `request_too_large` past `maxBytes`. */
+  /** Writes a whole new file (upload, extraction output) through a temp file of its own, never over an existing one (`conflict`); `request_too_large` past `maxBytes`. */
   writeFile(sessionId: string, relative: string, source: AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<WorkspaceFile>;
   /** At start-up, without replicas: removes what writes a stopped gateway left unfinished; resolves with how many. */
   removeUnfinishedWrites(): Promise<number>;
