@@ -146,7 +146,9 @@ export class PaperExtractions {
 
   private async readPdf(sessionId: string, pdfPath: string): Promise<Uint8Array> {
     const file = await this.deps.workspace.stat(sessionId, pdfPath);
-    if (!file) throw new GatewayError('not_found', `No file ${pdfPath} in this session's workspace; download or upload the PDF first.`);
+    if (!file) {
+      throw new GatewayError('not_found', `${pdfPath.slice(0, 200)} is not a file of this session's workspace (resources/list shows them); pass a PDF's path, or download or upload the PDF first.`);
+    }
     if (file.sizeBytes > this.deps.limits.maxBytes) {
       throw new GatewayError('request_too_large', `${pdfPath} is ${file.sizeBytes} bytes, more than the ${this.deps.limits.maxBytes} allowed for extraction.`, {
         details: { sizeBytes: file.sizeBytes, maxBytes: this.deps.limits.maxBytes },

@@ -152,6 +152,8 @@ describe('paper_extract_pdf({path})', () => {
     await upload(sessionId, 'uploads/fake.pdf', new TextEncoder().encode('<html>not a pdf</html>'));
     expect(errorOf(await extract(client, { path: 'uploads/fake.pdf' })).code).toBe('unsupported_media_type');
     expect(errorOf(await extract(client, { path: 'uploads/none.pdf' })).code).toBe('not_found');
+    // A folder is not a file: the message says what to pass.
+    expect(errorOf(await extract(client, { path: 'uploads' }))).toMatchObject({ code: 'not_found', message: expect.stringContaining('is not a file of this session') });
     expect(errorOf(await extract(client, { path: '../../etc/passwd' }))).toMatchObject({ code: 'invalid_input', details: { field: 'path' } });
     expect(errorOf(await extract(client, {})).code).toBe('invalid_input');
     expect((await api.get(`/api/sessions/${sessionId}/extraction-jobs`)).body.jobs).toEqual([]);
