@@ -43,7 +43,7 @@ const codePoints = (s: string) => [...s].length;
 /** A PDF's text items → the readable `.txt` (form-feed page breaks) and its manifest. Pure. */
 export function buildExtraction(doc: RawDocument, source: { sha256: string; sizeBytes: number; pdfjsVersion: string }): BuiltExtraction {
   const laidOut = doc.pages.map(layoutPage);
-  const { pages: kept, dropped } = dropRunningLines(laidOut);
+  const { pages: kept, dropped, pagesWithDrops } = dropRunningLines(laidOut);
   const pageTexts = kept.map((lines) => normalizeText(joinLines(lines.map((l) => l.text))));
   const pages: PageOffsets[] = [];
   let offset = 0;
@@ -55,7 +55,7 @@ export function buildExtraction(doc: RawDocument, source: { sha256: string; size
   const text = pageTexts.join('\f');
   const warnings = pageWarnings(doc.pages);
   if (dropped > 0) {
-    warnings.push({ code: 'running_lines_dropped', message: `${dropped} running header, footer or page-number lines were left out.`, pages: [] });
+    warnings.push({ code: 'running_lines_dropped', message: `${dropped} running header, footer or page-number lines were left out.`, pages: pagesWithDrops.map((i) => doc.pages[i]!.page) });
   }
   return {
     text,

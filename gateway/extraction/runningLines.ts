@@ -22,24 +22,27 @@ function edgeLines(lines: LayoutLine[]): Set<LayoutLine> {
 
 /**
  * Drops running headers and footers — edge lines whose digit-folded text recurs on at least half the
- * pages — and lone page numbers at a page's edge. Resolves with the kept lines per page and how many
- * lines were dropped.
+ * pages — and lone page numbers at a page's edge, unless that would leave a page with no text (its
+ * one recurring line is then its body, e.g. a slide title). Resolves with the kept lines per page,
+ * how many lines were dropped, and the indexes of the pages that lost some.
  */
-export function dropRunningLines(pages: LayoutLine[][]): { pages: LayoutLine[][]; dropped: number } {
+export function dropRunningLines(pages: LayoutLine[][]): { pages: LayoutLine[][]; dropped: number; pagesWithDrops: number[] } {
   const edges = pages.map(edgeLines);
   const seenOn = new Map<string, number>();
   for (const edge of edges) {
     for (const key of new Set([...edge].map((l) => runningKey(l.text)))) seenOn.set(key, (seenOn.get(key) ?? 0) + 1);
   }
   const needed = Math.max(2, Math.ceil(pages.length * RECURRING_SHARE));
+  const isRunning = (line: LayoutLine, i: number) =>
+    edges[i]!.has(line) && ((seenOn.get(runningKey(line.text)) ?? 0) >= needed || PAGE_NUMBER.test(line.text.trim()));
   let dropped = 0;
-  const kept = pages.map((lines, i) =>
-    lines.filter((line) => {
-      if (!edges[i]!.has(line)) return true;
-      const running = (seenOn.get(runningKey(line.text)) ?? 0) >= needed || PAGE_NUMBER.test(line.text.trim());
-      if (running) dropped += 1;
-      return !running;
-    }),
-  );
-  return { pages: kept, dropped };
+  const pagesWithDrops: number[] = [];
+  const kept = pages.map((lines, i) => {
+    const body = lines.filter((line) => !isRunning(line, i));
+    if (body.length === 0 || body.length === lines.length) return lines;
+    dropped += lines.length - body.length;
+    pagesWithDrops.push(i);
+    return body;
+  });
+  return { pages: kept, dropped, pagesWithDrops };
 }
