@@ -26,5 +26,5 @@ export interface ExtractionStore {
   listAcquisitions(sessionId: string): Promise<PaperAcquisitionRecord[]>;
 }
 
-/** The errorCode a job left unfinished at start-up is failed with. */
-export const INTERRUPTED_ERROR_CODE = 'internal';
+/** The errorCode a job left unfinished at start-up is failed with (as a download job's is). */
+export const INTERRUPTED_ERROR_CODE = 'interrupted';

@@ -71,7 +71,7 @@ function extractionStoreContract(adapter: StorageAdapter) {
     expect(await extractions.failUnfinished('2026-12-01T01:00:00.000Z', 'the gateway stopped')).toBe(2);
     const after = (await opened.reopen()).storage.extractions;
     for (const id of ['ext_q', 'ext_r']) {
-      expect(await after.getJob(id)).toMatchObject({ status: 'failed', errorCode: 'internal', errorMessage: 'the gateway stopped', endedAt: '2026-12-01T01:00:00.000Z' });
+      expect(await after.getJob(id)).toMatchObject({ status: 'failed', errorCode: 'interrupted', errorMessage: 'the gateway stopped', endedAt: '2026-12-01T01:00:00.000Z' });
     }
     expect((await after.getJob('ext_done'))?.status).toBe('completed');
     expect(await after.failUnfinished('2026-12-01T02:00:00.000Z', 'again')).toBe(0);

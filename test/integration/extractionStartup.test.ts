@@ -35,7 +35,7 @@ it('a gateway starting over jobs a previous run left queued or running fails the
   const after = await openStorage({ dataDir: dir, log: silentLogger });
   try {
     for (const id of ['ext_running', 'ext_queued']) {
-      expect(await after.extractions.getJob(id)).toMatchObject({ status: 'failed', errorCode: 'internal', errorMessage: INTERRUPTED_REASON });
+      expect(await after.extractions.getJob(id)).toMatchObject({ status: 'failed', errorCode: 'interrupted', errorMessage: INTERRUPTED_REASON });
     }
     expect((await after.extractions.getJob('ext_done'))?.status).toBe('completed');
   } finally {
