@@ -15,13 +15,19 @@ export const COMPLETED_FILE_MODE = 0o400;
 const MAX_NUMBERED = 1000;
 /** An unfinished write's temp file: hidden (no workspace path may name it) and a part file. */
 const UNFINISHED_WRITE_PREFIX = '.write-';
+/** What link(2) answers where the file system has no hard links (some FUSE and network mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 const UNFINISHED_WRITE = new RegExp(`^\\${UNFINISHED_WRITE_PREFIX}[0-9a-f]{16}\\${PART_SUFFIX}$`);
 
 /** The Session workspaces under `<dataDir>/workspaces/` (GATEWAY.md §5). */
 export class FileWorkspace implements SessionWorkspace {
   private readonly root: string;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    /** link(2); a test passes one that fails as on a file system without hard links. */
+    private readonly hardLink: (existing: string, created: string) => Promise<void> = link,
+  ) {
     this.root = join(dataDir, WORKSPACES_DIR);
   }
 
@@ -99,9 +105,13 @@ export class FileWorkspace implements SessionWorkspace {
       await handle.sync();
       await handle.chmod(COMPLETED_FILE_MODE);
       await handle.close();
-      await link(temp, abs).catch(async (error: NodeJS.ErrnoException) => {
+      await this.hardLink(temp, abs).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code === 'EEXIST') await refuseExisting(abs, relative);
-        throw error;
+        if (!NO_HARD_LINKS.has(error.code ?? '')) throw error;
+        // A file system without hard links: checked, then renamed (a writer racing for the same
+        // name between the two could still replace it there).
+        await refuseExisting(abs, relative);
+        await rename(temp, abs);
       });
     } finally {
       await handle.close().catch(() => {});

@@ -88,6 +88,16 @@ describe('the Session workspace', () => {
     expect((await readdir(join(dataDir, 'workspaces/ses_1'))).sort()).toEqual(['download.bin.part', 'same.txt']);
   });
 
+  it('writes where the file system has no hard links: renamed into place, still never over a file', async () => {
+    const noLinks = new FileWorkspace(dataDir, async () => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    });
+    expect(await noLinks.writeFile('ses_1', 'up/one.txt', chunks('one'), { maxBytes: 100 })).toMatchObject({ path: 'up/one.txt', sizeBytes: 3 });
+    await expect(noLinks.writeFile('ses_1', 'up/one.txt', chunks('two'), { maxBytes: 100 })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await readFile(join(dataDir, 'workspaces/ses_1/up/one.txt'))).toString()).toBe('one');
+    expect(await readdir(join(dataDir, 'workspaces/ses_1/up'))).toEqual(['one.txt']);
+  });
+
   it('refuses a symlink escape on the real path when the file is opened, and creates nothing outside', async () => {
     const base = join(dataDir, 'workspaces', 'ses_1');
     await mkdir(base, { recursive: true });
