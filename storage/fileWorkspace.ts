@@ -13,11 +13,14 @@ const PART_MODE = 0o600;
 /** Completed files: read-only, owner only. */
 export const COMPLETED_FILE_MODE = 0o400;
 const MAX_NUMBERED = 1000;
-/** An unfinished write's temp file: hidden (no workspace path may name it) and a part file. */
-const UNFINISHED_WRITE_PREFIX = '.write-';
+/**
+ * Where writes keep their temp files until linked into place: one hidden folder beside the Session
+ * folders (no Session id or workspace path can name it), on the same file system, so start-up
+ * clears a stopped gateway's leftovers without walking any workspace.
+ */
+const UNFINISHED_WRITES_DIR = '.writes';
 /** What link(2) answers where the file system has no hard links (some FUSE and network mounts). */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
-const UNFINISHED_WRITE = new RegExp(`^\\${UNFINISHED_WRITE_PREFIX}[0-9a-f]{16}\\${PART_SUFFIX}$`);
 
 /** The Session workspaces under `<dataDir>/workspaces/` (GATEWAY.md §5). */
 export class FileWorkspace implements SessionWorkspace {
@@ -85,26 +88,31 @@ export class FileWorkspace implements SessionWorkspace {
   }
 
   /**
-   * Each write has a hidden temp file of its own (never another writer's), made visible with
-   * link(), which fails if the name was taken meanwhile: a completed file is never overwritten,
-   * and concurrent writers of one path get one success and conflicts.
+   * Each write has a temp file of its own (never another writer's), made visible with link(),
+   * which fails if the name was taken meanwhile: a completed file is never overwritten, and
+   * concurrent writers of one path get one success and conflicts.
    */
   async writeFile(sessionId: string, relative: string, source: AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<WorkspaceFile> {
     const abs = await this.prepare(sessionId, relative, { create: true });
     await refuseExisting(abs, relative);
-    const temp = join(dirname(abs), `${UNFINISHED_WRITE_PREFIX}${randomBytes(8).toString('hex')}${PART_SUFFIX}`);
+    const temps = join(this.root, UNFINISHED_WRITES_DIR);
+    await mkdir(temps, { recursive: true, mode: DIR_MODE });
+    const temp = join(temps, `${randomBytes(8).toString('hex')}${PART_SUFFIX}`);
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PART_MODE);
     try {
-      const part = partialFile(handle, temp, 0);
-      for await (const chunk of source) {
-        if (part.sizeBytes + chunk.byteLength > options.maxBytes) {
-          throw new GatewayError('request_too_large', `The file is larger than ${options.maxBytes} bytes; send a smaller one.`);
+      try {
+        const part = partialFile(handle, temp, 0);
+        for await (const chunk of source) {
+          if (part.sizeBytes + chunk.byteLength > options.maxBytes) {
+            throw new GatewayError('request_too_large', `The file is larger than ${options.maxBytes} bytes; send a smaller one.`);
+          }
+          await part.write(chunk);
         }
-        await part.write(chunk);
+        await handle.sync();
+        await handle.chmod(COMPLETED_FILE_MODE);
+      } finally {
+        await handle.close();
       }
-      await handle.sync();
-      await handle.chmod(COMPLETED_FILE_MODE);
-      await handle.close();
       await this.hardLink(temp, abs).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code === 'EEXIST') await refuseExisting(abs, relative);
         if (!NO_HARD_LINKS.has(error.code ?? '')) throw error;
@@ -114,7 +122,6 @@ export class FileWorkspace implements SessionWorkspace {
         await rename(temp, abs);
       });
     } finally {
-      await handle.close().catch(() => {});
       await rm(temp, { force: true });
     }
     await fsyncDirectory(dirname(abs));
@@ -123,10 +130,10 @@ export class FileWorkspace implements SessionWorkspace {
 
   /** Removes the temp files of writes a stopped gateway left unfinished (never resumed, unlike downloads' part files). */
   async removeUnfinishedWrites(): Promise<number> {
-    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
-    const unfinished = entries.filter((entry) => entry.isFile() && UNFINISHED_WRITE.test(entry.name));
-    await Promise.all(unfinished.map((entry) => rm(join(entry.parentPath ?? entry.path, entry.name), { force: true })));
-    return unfinished.length;
+    const temps = join(this.root, UNFINISHED_WRITES_DIR);
+    const left = await readdir(temps).catch(() => []);
+    await Promise.all(left.map((name) => rm(join(temps, name), { force: true })));
+    return left.length;
   }
 
   async stat(sessionId: string, relative: string): Promise<WorkspaceFile | undefined> {

@@ -153,9 +153,6 @@ function withAttempts(error: GatewayError, attempts: number): GatewayError {
 
 /** A retryable failure that outlasted the attempts: said as final, with what to do next. */
 function gaveUp(error: GatewayError, attempts: number): GatewayError {
-  return new GatewayError(
-    error.code,
-    `${error.message} Gave up after ${attempts} attempts; the bytes received are kept, so retrying the download job later (admin page, or POST /api/download-jobs/<id>/retry) resumes it.`,
-    { retryable: true, attempts, cause: error, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}), ...(error.details ? { details: error.details } : {}) },
-  );
+  error.message = `${error.message} Gave up after ${attempts} attempts; the bytes received are kept, so retrying the download job later (admin page, or POST /api/download-jobs/<id>/retry) resumes it.`;
+  return withAttempts(error, attempts);
 }

@@ -56,7 +56,7 @@ export function assertValid(validate: ValidateFunction, args: unknown): void {
     });
   }
   throw new GatewayError('invalid_input', describeAjvError(error), {
-    details: { field: fieldOf(validate.errors?.[0]) },
+    details: { field: fieldOf(error) },
   });
 }
 

@@ -65,8 +65,10 @@ describe('the real gateway and its journal', () => {
     expect(open.endedAt).toBeNull();
     // An upload cut off by the kill leaves its temp file; a download leaves a part file to resume.
     const workspace = join(dataDir(), 'workspaces', open.id);
+    const temps = join(dataDir(), 'workspaces', '.writes');
+    await mkdir(temps, { recursive: true });
+    await writeFile(join(temps, '0123456789abcdef.part'), 'half an upload');
     await mkdir(join(workspace, 'uploads'), { recursive: true });
-    await writeFile(join(workspace, 'uploads/.write-0123456789abcdef.part'), 'half an upload');
     await writeFile(join(workspace, 'uploads/paper.pdf.part'), 'half a download');
     await gateway.kill9();
 
@@ -74,6 +76,7 @@ describe('the real gateway and its journal', () => {
     const after = (await gateway.api.get(`/api/sessions/${open.id}`)).body as { session: { endedAt: string | null } };
     expect(after.session.endedAt).toEqual(expect.any(String));
     expect(await readdir(join(workspace, 'uploads'))).toEqual(['paper.pdf.part']);
+    expect(await readdir(temps)).toEqual([]);
   });
 
   it('on a full disk it answers storage_unavailable (MCP) and 503 (admin), never acknowledges what it cannot keep, and heals', { timeout: 300_000 }, async () => {

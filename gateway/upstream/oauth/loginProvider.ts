@@ -90,12 +90,11 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings): O
 }
 
 /**
- * What the provider refused in a failed code exchange, when the SDK's retry told (it invalidates
- * the client on invalid_client, then fails on its own terms without a registration).
+ * The error a failed code exchange is reported with when the SDK's retry told what the provider
+ * refused (it invalidates the client on invalid_client, then fails on its own terms without one).
  */
-export function codeExchangeRefusal(pending: PendingLogin): { client: boolean; error: Error } | undefined {
-  if (!pending.refused) return undefined;
-  return { client: pending.refused === 'client', error: new Error(REFUSALS[pending.refused]) };
+export function refusalError(pending: PendingLogin): Error | undefined {
+  return pending.refused ? new Error(REFUSALS[pending.refused]) : undefined;
 }
 
 /** Why a login's code exchange failed, by what the provider refused (the SDK's retry tells which). */

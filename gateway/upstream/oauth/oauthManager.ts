@@ -4,7 +4,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
-import { codeExchangeRefusal, loginProvider, type PendingLogin } from './loginProvider.js';
+import { loginProvider, refusalError, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 
@@ -174,13 +174,12 @@ export class OAuthManager {
     try {
       await auth(loginProvider(pending, this.options.settings), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
     } catch (error) {
-      const refusal = codeExchangeRefusal(pending);
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
-        if (refusal?.client) this.registered = undefined;
+        if (pending.refused === 'client') this.registered = undefined;
         this.setStatus(this.afterFailedLogin('code exchange failed'));
       }
-      throw loginError('could not finish the login', refusal?.error ?? error);
+      throw loginError('could not finish the login', refusalError(pending) ?? error);
     }
     await this.adopt(pending);
   }

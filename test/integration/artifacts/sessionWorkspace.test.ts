@@ -82,10 +82,12 @@ describe('the Session workspace', () => {
     expect(bodies).toContain((await readFile(join(dataDir, 'workspaces/ses_1/same.txt'))).toString());
     // No temp file is left, and a write cut off by a stop (its temp file) is removed at the next start; a download's part file stays.
     expect((await readdir(join(dataDir, 'workspaces/ses_1'))).sort()).toEqual(['same.txt']);
-    await writeFile(join(dataDir, 'workspaces/ses_1/.write-0123456789abcdef.part'), 'cut off');
+    expect(await readdir(join(dataDir, 'workspaces/.writes'))).toEqual([]);
+    await writeFile(join(dataDir, 'workspaces/.writes/0123456789abcdef.part'), 'cut off');
     await (await workspace.openPartial('ses_1', 'download.bin')).close();
     expect(await workspace.removeUnfinishedWrites()).toBe(1);
     expect((await readdir(join(dataDir, 'workspaces/ses_1'))).sort()).toEqual(['download.bin.part', 'same.txt']);
+    expect(await readdir(join(dataDir, 'workspaces/.writes'))).toEqual([]);
   });
 
   it('writes where the file system has no hard links: renamed into place, still never over a file', async () => {
