@@ -4,7 +4,7 @@
  * imported and take over the stream, and storage, the runtime, the sources and pino are imported
  * and built behind them (see stdioRuntime.ts): tools/list and tools/call wait for those.
  */
-import type { FlagValues } from '../config/index.js';
+import { UsageError, type FlagValues } from '../config/index.js';
 import type { Logger } from '../core/index.js';
 import { answerInitializeEarly } from '../handshake/index.js';
 import type { StdioGateway } from './stdioRuntime.js';
@@ -13,7 +13,10 @@ import { VERSION } from './version.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Serves the session until the client closes stdin or a signal; resolves with the exit code (1 if the runtime failed). */
+/**
+ * Serves the session until the client closes stdin or a signal; resolves with the exit code: 1 if
+ * the runtime failed, 2 if it failed on a flag (a busy --admin-port), as `scigate serve` says.
+ */
 export async function runStdio(flags: FlagValues, env: Env): Promise<number> {
   const stopped = stopSignal();
   const early = await Promise.race([answerInitializeEarly({ input: process.stdin, output: process.stdout, version: VERSION }), stopped]);
@@ -41,12 +44,16 @@ export async function runStdio(flags: FlagValues, env: Env): Promise<number> {
   });
   try {
     await Promise.race([served, stopped]);
-  } catch {
-    return 1;
+  } catch (error) {
+    return exitCodeOf(error);
   }
   if (!gateway) return 0;
-  const started = await gateway.catch(() => undefined);
-  if (!started) return 1;
+  const started = await gateway.catch(exitCodeOf);
+  if (typeof started === 'number') return started;
   await started.close();
   return 0;
+}
+
+function exitCodeOf(error: unknown): number {
+  return error instanceof UsageError ? 2 : 1;
 }

@@ -32,9 +32,7 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: command === 'source', strict: true });
   } catch (error) {
-    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
-    const what = unknown ? `Unknown flag ${unknown[1]}` : (error as Error).message.split('\n')[0]!.replace(/\.$/, '');
-    throw new UsageError(`${what} for "scigate ${command}"; run "scigate ${command} --help" to see its flags.`);
+    throw new UsageError(`${parseFailure((error as Error).message, rest)} for "scigate ${command}"; run "scigate ${command} --help" to see its flags.`);
   }
   const flags: FlagValues = {};
   for (const key of keys) {
@@ -47,6 +45,18 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   const sourceId = parsed.positionals[0];
   if (!sourceId || parsed.positionals.length > 1) throw new UsageError('Usage: scigate source <id>, e.g. "scigate source arxiv".');
   return { command, flags, sourceId };
+}
+
+/** node:util's parseArgs message, said in this CLI's words (its own lines suggest `--port=-XYZ`). */
+function parseFailure(message: string, args: string[]): string {
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `Unknown flag ${unknown[1]}`;
+  // `--port -1`: parseArgs reads a value that starts with "-" after a space as another flag.
+  const dashed = /Option '([^']+)' argument is ambiguous/.exec(message);
+  if (dashed) return `${dashed[1]} needs a value; "${args[args.indexOf(dashed[1]!) + 1]}" is read as a flag (write ${dashed[1]}=<value> to pass one that starts with "-")`;
+  const missing = /Option '(\S+) <value>' argument missing/.exec(message);
+  if (missing) return `${missing[1]} needs a value`;
+  return message.split('\n')[0]!.replace(/\.$/, '');
 }
 
 function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): string | number | boolean | string[] {
