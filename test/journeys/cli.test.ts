@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { spawnCli, spawnProcess } from '../fixtures/cliProcess.js';
@@ -133,6 +133,8 @@ describe('scigate serve and token from the command line', () => {
 
   it('scigate token prints the token; --rotate replaces it', async () => {
     const dir = await j.freshDataDir();
+    // A data directory a gateway has made (on its first start) without a token yet.
+    await mkdir(dir);
     const first = spawnCli(['token', '--data-dir', dir]);
     expect(await first.exited).toBe(0);
     const token = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
@@ -140,5 +142,13 @@ describe('scigate serve and token from the command line', () => {
     const rotated = spawnCli(['token', '--data-dir', dir, '--rotate']);
     expect(await rotated.exited).toBe(0);
     expect((await readFile(join(dir, 'admin-token'), 'utf8')).trim()).not.toBe(token);
+  });
+
+  it('scigate token refuses a data directory that does not exist instead of making one with a token no gateway knows', async () => {
+    const missing = await j.freshDataDir();
+    const refused = spawnCli(['token', '--data-dir', missing]);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output()).toContain(`There is no data directory at ${missing}; pass the one the gateway uses with --data-dir (SCIGATE_DATA_DIR)`);
+    await expect(stat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
