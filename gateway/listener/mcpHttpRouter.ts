@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -9,7 +9,8 @@ import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './
 import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { endSession, persistSession } from '../front/index.js';
 import { readJsonBody } from './readJsonBody.js';
-import { NodeStreamableTransport } from './nodeStreamableTransport.js';
+import { NodeStreamableTransport, sendRefusal } from './nodeStreamableTransport.js';
+import { checkPost } from './streamableChecks.js';
 import { answerRpcFailure, checkRpcBody, rpcErrorMiddleware, sendRpcError } from './rpcErrors.js';
 
 export interface McpHttpDeps extends DownstreamDeps {
@@ -73,6 +74,11 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     if (!PROJECT_ID.test(project)) {
       return rpcError(res, 400, -32602, 'The ?project= value must be 1–64 letters, digits, _ or -.');
     }
+    // What the transport would refuse (headers, an initialize without an id) is refused before a
+    // session is built for it (one that never initializes joins nothing that would close it, and
+    // kept its server and subscriptions for good), or a live one is evicted to make room.
+    const refusal = checkPost(req.headers, req.body as unknown as JSONRPCMessage, undefined);
+    if (refusal) return sendRefusal(res, refusal);
     await live.evictionCandidate()?.close().catch(() => {});
     if (live.full) {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');

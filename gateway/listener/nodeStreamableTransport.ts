@@ -4,7 +4,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { AnswerStream } from './answerStream.js';
 import { sendRpcError } from './rpcErrors.js';
 import {
-  METHOD_NOT_ALLOWED, SESSION_NOT_FOUND, checkGetHeaders, checkMessages, checkPostHeaders, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
+  METHOD_NOT_ALLOWED, SESSION_NOT_FOUND, checkGetHeaders, checkPost, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
 } from './streamableChecks.js';
 
 export { HEADERS_HOLD_MS } from './answerStream.js';
@@ -70,13 +70,11 @@ export class NodeStreamableTransport implements Transport {
   }
 
   private async handlePost(req: IncomingMessage, res: ServerResponse, body: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    const headerRefusal = checkPostHeaders(req.headers);
-    if (headerRefusal) return this.refuse(res, headerRefusal);
+    const refusal = checkPost(req.headers, body, this.sessionId);
+    if (refusal) return this.refuse(res, refusal);
     const batch = Array.isArray(body);
     const messages = batch ? body : [body];
     const initializing = messages.some(isInitialize);
-    const refusal = checkMessages(messages, batch, initializing) ?? (initializing ? undefined : checkSession(req.headers, this.sessionId));
-    if (refusal) return this.refuse(res, refusal);
     if (initializing) {
       if (this.sessionId !== undefined) return this.refuse(res, ALREADY_INITIALIZED);
       this.sessionId = this.options.sessionIdGenerator();
@@ -184,7 +182,12 @@ export class NodeStreamableTransport implements Transport {
 
   private refuse(res: ServerResponse, refusal: TransportRefusal): void {
     this.onerror?.(new Error(refusal.message));
-    for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
-    sendRpcError(res, { ...refusal, id: null });
+    sendRefusal(res, refusal);
   }
+}
+
+/** Answers a refused request with the refusal's status, headers and JSON-RPC error. */
+export function sendRefusal(res: ServerResponse, refusal: TransportRefusal): void {
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+  sendRpcError(res, { ...refusal, id: null });
 }

@@ -46,6 +46,17 @@ export function checkMessages(messages: readonly JSONRPCMessage[], batch: boolea
   return undefined;
 }
 
+/**
+ * Every refusal of a POST, in the transport's order: headers, the batch, then the session (an
+ * initialize opens one). The router asks it before it builds a session for an initialize.
+ */
+export function checkPost(headers: IncomingHttpHeaders, body: JSONRPCMessage | JSONRPCMessage[], sessionId: string | undefined): TransportRefusal | undefined {
+  const batch = Array.isArray(body);
+  const messages = batch ? body : [body];
+  const initializing = messages.some(isInitialize);
+  return checkPostHeaders(headers) ?? checkMessages(messages, batch, initializing) ?? (initializing ? undefined : checkSession(headers, sessionId));
+}
+
 /** A request for a session this transport does not (or no longer) serve (404). */
 export const SESSION_NOT_FOUND: TransportRefusal = { status: 404, code: -32001, message: 'Session not found' };
 
