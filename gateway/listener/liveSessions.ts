@@ -11,6 +11,9 @@ export interface SessionLimits {
 /** The defaults of `--session-idle-timeout` and `--max-sessions`. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
 
+/** How long a session must have been idle before a newcomer at the cap may evict it. */
+export const EVICTION_GRACE_MS = 10_000;
+
 interface LiveSession {
   transport: NodeStreamableTransport;
   /** Requests of this session still open (a tool call in flight, a standing SSE stream). */
@@ -72,10 +75,16 @@ export class LiveSessions {
     return [...this.sessions.values()].filter((s) => s.inFlight === 0 && s.lastActiveAt <= cutoff).map((s) => s.transport);
   }
 
-  /** When full: the longest-idle session to close so a new one fits (undefined: room, or all are busy). */
+  /**
+   * When full: the longest-idle session to close so a new one fits (undefined: room, or all are
+   * busy). One idle for less than EVICTION_GRACE_MS is busy too: a client that just initialized
+   * has not sent its next request yet, and at the cap concurrent initializes would otherwise evict
+   * each other's brand-new sessions (each client then re-initializing on its 404).
+   */
   evictionCandidate(): NodeStreamableTransport | undefined {
     if (this.sessions.size < this.limits.maxSessions) return undefined;
-    const idle = [...this.sessions.values()].filter((s) => s.inFlight === 0);
+    const cutoff = this.clock.now() - EVICTION_GRACE_MS;
+    const idle = [...this.sessions.values()].filter((s) => s.inFlight === 0 && s.lastActiveAt <= cutoff);
     return idle.sort((a, b) => a.lastActiveAt - b.lastActiveAt)[0]?.transport;
   }
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { FakeClock } from '../fixtures/brokerDoubles.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { EVICTION_GRACE_MS } from '../../gateway/listener/liveSessions.js';
 
 let gateway: TestGateway | undefined;
 afterEach(async () => {
@@ -60,12 +61,16 @@ describe('MCP session lifecycle', () => {
   });
 
   it('at the cap, a new session closes the longest-idle one; when every session is busy it is refused with a clear error', async () => {
-    gateway = await startTestGateway({}, undefined, { sessionLimits: { idleTimeoutMs: 3_600_000, maxSessions: 2 } });
+    const clock = new FakeClock();
+    gateway = await startTestGateway({}, undefined, { clock, sessionLimits: { idleTimeoutMs: 3_600_000, maxSessions: 2 } });
     const gone = await gateway.connect({ name: 'gone' });
     await sessionOf(gateway, 'gone');
     await vanish(gone);
     await gateway.connect({ name: 'busy' });
     await sessionOf(gateway, 'busy');
+    // Idle for less than the grace, the vanished client's session is not evicted yet.
+    await expect(gateway.connect({ name: 'too-soon' })).rejects.toThrow(/max-sessions/);
+    clock.advance(EVICTION_GRACE_MS);
     // The vanished client's stream closes asynchronously; once it has, its session is the one evicted.
     await vi.waitFor(async () => {
       await gateway!.connect({ name: 'newcomer' });
