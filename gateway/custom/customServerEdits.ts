@@ -2,7 +2,7 @@ import {
   MAX_CUSTOM_SERVERS, customServerConfigSchema, mergeCustomLimits, decideCustomUrl, serverNameKey, type AcceptToolsRequest, type CustomUrlPolicy, type CreateCustomServer,
   type CustomAuth, type CustomAuthRequest, type CustomServerConfig, type PatchCustomServer,
 } from '../../catalog/index.js';
-import { GatewayError, parseInput } from '../core/index.js';
+import { GatewayError, REDACTED, parseInput, type SecretScrubber } from '../core/index.js';
 import { customToolId } from '../registry/index.js';
 import { customServerLabel } from './customClients.js';
 import { applySecretEdits } from './secretEdits.js';
@@ -60,6 +60,40 @@ export function applyServerPatch(current: CustomServerConfig, patch: PatchCustom
   if (url === undefined) throw invalid('url', `a${transport === 'http' ? 'n http' : 'n sse'} server needs a url`);
   const headers = patch.headers ? applySecretEdits('headers', was?.headers ?? {}, patch.headers) : (was?.headers ?? {});
   return parseInput(customServerConfigSchema, { ...common, transport, url, headers, auth: patch.auth ? resolveAuth(patch.auth, was?.auth) : (was?.auth ?? { mode: 'none' }) });
+}
+
+/** The fields the API shows scrubbed (a credential in a URL, an env value in an argument) and a PATCH may send back. */
+const SHOWN_FIELDS = ['url', 'command', 'cwd'] as const;
+
+/**
+ * A PATCH that sends back a field as the API showed it, `[redacted]` in place of a saved secret
+ * (the admin page's editor resends url and args as it got them), keeps the saved value: saving it
+ * as written would replace a real API key with the text "[redacted]". A value with `[redacted]` that
+ * is not the saved value's view is refused, since the secret it stood for cannot be known.
+ */
+export function restoreRedacted(current: CustomServerConfig, patch: PatchCustomServer, secrets: Pick<SecretScrubber, 'scrub'>): PatchCustomServer {
+  const saved = current as Partial<Record<(typeof SHOWN_FIELDS)[number], string>> & { args?: string[] };
+  const restored: PatchCustomServer = { ...patch };
+  for (const field of SHOWN_FIELDS) {
+    const sent = patch[field];
+    if (typeof sent === 'string' && sent.includes(REDACTED)) restored[field] = savedBehind(sent, [saved[field]], secrets, field);
+  }
+  if (patch.args?.some((arg) => arg.includes(REDACTED))) {
+    const savedArgs = saved.args ?? [];
+    // The same position first (an unchanged list), else any saved argument shown the same way.
+    restored.args = patch.args.map((arg, i) => (arg.includes(REDACTED) ? savedBehind(arg, [savedArgs[i], ...savedArgs], secrets, `args.${i}`) : arg));
+  }
+  return restored;
+}
+
+function savedBehind(sent: string, candidates: Array<string | undefined>, secrets: Pick<SecretScrubber, 'scrub'>, field: string): string {
+  const saved = candidates.find((value) => value !== undefined && secrets.scrub(value) === sent);
+  if (saved !== undefined) return saved;
+  throw new GatewayError(
+    'invalid_input',
+    `${field}: holds "${REDACTED}", which stands for a saved secret the API does not show; send the real value, or leave ${field.split('.')[0]} out to keep the saved one.`,
+    { details: { field } },
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { deriveCustomTools } from '../registry/index.js';
 import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
 import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
-import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig, importedServerConfig } from './customServerEdits.js';
+import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig, importedServerConfig, restoreRedacted } from './customServerEdits.js';
 import type { CustomServersDeps, ServerState } from './customServerState.js';
 import { customServerView, type CustomServerView } from './customServerView.js';
 import { CustomOAuth } from './customOAuth.js';
@@ -135,7 +135,7 @@ export class CustomServers {
   async update(id: string, patch: PatchCustomServer): Promise<CustomServerView> {
     const state = await this.exclusive(async () => {
       const current = this.stateOf(id);
-      const next = applyServerPatch(current.config, patch, this.now());
+      const next = applyServerPatch(current.config, restoreRedacted(current.config, patch, this.deps.secrets), this.now());
       assertServerSet(this.configs().map((c) => (c.id === id ? next : c)), () => 'name');
       if (patch.url !== undefined || patch.transport !== undefined) assertUrlAllowed(next, this.urlPolicy, 'url');
       await this.replace(current, next);

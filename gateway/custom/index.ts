@@ -3,4 +3,4 @@ export { OAUTH_CALLBACK_PATH } from './customOAuth.js';
 export { decideConnection } from './customServerView.js';
 export { applySecretEdits } from './secretEdits.js';
 export { type GatewayEnvironment } from './customTarget.js';
-export { applyServerPatch, buildServerConfig } from './customServerEdits.js';
+export { applyServerPatch, buildServerConfig, restoreRedacted } from './customServerEdits.js';

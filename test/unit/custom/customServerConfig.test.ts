@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomServerSchema, importServersSchema, importToCreateRequests, patchCustomServerSchema } from '../../../catalog/index.js';
-import { parseInput } from '../../../gateway/core/index.js';
+import { SecretScrubber, parseInput } from '../../../gateway/core/index.js';
 import { invalidInputMessage } from '../../fixtures/invalidInputMessage.js';
 import { decideEffectiveConnectors } from '../../../gateway/selection/index.js';
-import { applyServerPatch, buildServerConfig, decideConnection } from '../../../gateway/custom/index.js';
+import { applyServerPatch, buildServerConfig, decideConnection, restoreRedacted } from '../../../gateway/custom/index.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 
@@ -148,5 +148,29 @@ describe('deciders', () => {
     expect(decideEffectiveConnectors(null, undefined, ['c'])).toEqual(['c']);
     expect(decideEffectiveConnectors(null, null, null)).toBeNull();
     expect(decideEffectiveConnectors([], ['b'], null)).toEqual([]);
+  });
+});
+
+describe('a patch with values the API showed redacted', () => {
+  const secrets = new SecretScrubber();
+  const saved = buildServerConfig(
+    parseInput(createCustomServerSchema, { name: 'T', transport: 'stdio', command: 'node', args: ['server.js', '--token', 'tok_ABCDEF123'], env: [{ key: 'API_TOKEN', value: 'tok_ABCDEF123' }] }),
+    'custom-0123456789ab',
+    NOW,
+  );
+  secrets.register('custom-0123456789ab', () => ['tok_ABCDEF123']);
+  const patched = (patch: object) => applyServerPatch(saved, restoreRedacted(saved, parseInput(patchCustomServerSchema, patch), secrets), NOW);
+
+  it('keeps the saved argument behind each [redacted] the view showed, at its place or moved', () => {
+    expect(patched({ args: ['server.js', '--token', '[redacted]'] })).toMatchObject({ args: ['server.js', '--token', 'tok_ABCDEF123'] });
+    expect(patched({ args: ['--verbose', 'server.js', '--token', '[redacted]'] })).toMatchObject({ args: ['--verbose', 'server.js', '--token', 'tok_ABCDEF123'] });
+    expect(patched({ args: ['server.js', '--token', 'tok_NEW4567890'] })).toMatchObject({ args: ['server.js', '--token', 'tok_NEW4567890'] });
+  });
+
+  it('refuses a [redacted] that is no saved value shown, naming the field', () => {
+    expect(messageOf(() => patched({ args: ['server.js', '--key', 'x[redacted]'] }))).toBe(
+      'args.2: holds "[redacted]", which stands for a saved secret the API does not show; send the real value, or leave args out to keep the saved one.',
+    );
+    expect(messageOf(() => patched({ command: '[redacted]' }))).toMatch(/^command: holds "\[redacted\]"/);
   });
 });
