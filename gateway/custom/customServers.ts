@@ -335,7 +335,7 @@ export class CustomServers {
     await this.reconfigure(state, next);
   }
 
-  /** Makes a server's registration match its new config, invalidating its checks. */
+  /** Makes a server's registration match its new config (calls running on the old one finish), invalidating its checks. */
   private async reconfigure(state: ServerState, next: CustomServerConfig): Promise<void> {
     state.config = next;
     state.revision += 1;
@@ -343,7 +343,7 @@ export class CustomServers {
     delete state.definitions;
     delete state.stoppedReason;
     await this.oauth.attach(next);
-    await this.deps.registry.remove(next.id);
+    await this.deps.registry.remove(next.id, { drain: true });
     this.register(state);
   }
 

@@ -44,9 +44,9 @@ export class SessionUpstreams {
     const rootsFromWorkspace = this.o.workspaceRoot !== undefined && entry.client.asksForRoots;
     if (!declared && !this.logLevel && !rootsFromWorkspace) return undefined;
     const current = this.own.get(sourceId);
-    // A saved server gets a new shared client; the Session's connection follows it.
+    // A saved server gets a new shared client; the Session's connection follows it (its running calls finish first).
     if (current?.shared === entry.client) return current.client;
-    if (current) void current.client.close().catch(() => {});
+    if (current) void current.client.retire().catch(() => {});
     const client = this.o.open(sourceId, this.requests(entry.manifest.displayName, sourceId, declared ?? {}));
     if (!client) return undefined;
     this.own.set(sourceId, { shared: entry.client, client });

@@ -34,6 +34,8 @@ export class SourceRegistry {
   private readonly entries = new Map<string, SourceEntry>();
   private readonly byName = new Map<string, GovernedTool>();
   private readonly listeners = new Set<() => void>();
+  /** Clients of removed sources waiting for their running calls to end (closed with the registry). */
+  private readonly retiring = new Set<UpstreamClient>();
   private discovering: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SourceRegistryOptions) {}
@@ -58,12 +60,18 @@ export class SourceRegistry {
     return entry;
   }
 
-  async remove(id: string): Promise<void> {
+  /**
+   * Takes a source out of the catalog. Its client closes at once, ending running calls (a deleted
+   * server), or with `drain` once they have ended (a server re-registered with an edited config).
+   */
+  async remove(id: string, { drain = false } = {}): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
     this.reindex();
-    await entry.client.close();
+    if (!drain) return entry.client.close();
+    this.retiring.add(entry.client);
+    void entry.client.retire().finally(() => this.retiring.delete(entry.client));
   }
 
   /** Lists the source's tools upstream and rebuilds its governed tools; a failure hides them all. */
@@ -134,7 +142,7 @@ export class SourceRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => e.client.close()));
+    await Promise.all([...[...this.entries.values()].map((e) => e.client), ...this.retiring].map((client) => client.close()));
   }
 
   private require(id: string): SourceEntry {

@@ -1,4 +1,5 @@
-export { UpstreamClient, type UpstreamClientOptions, type UpstreamCallOptions, messageBytesFor } from './upstreamClient.js';
+export { UpstreamClient, type UpstreamClientOptions, type UpstreamCallOptions } from './upstreamClient.js';
+export { messageBytesFor } from './messageBytes.js';
 export { liveChildren, killGroup, reapLeftoverGroups, processStartTicks } from './childGroups.js';
 export type { UpstreamTarget, InProcessServer, UpstreamAuth } from './upstreamTarget.js';
 export { OAuthManager, PENDING_LOGIN_TTL_MS, type OAuthState, type OAuthStatus, type OAuthManagerOptions } from './oauth/oauthManager.js';

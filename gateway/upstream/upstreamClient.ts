@@ -15,6 +15,8 @@ import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
+import { messageBytesFor } from './messageBytes.js';
+import { CallsInFlight } from './callsInFlight.js';
 import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {
@@ -70,15 +72,6 @@ const MAX_TOOL_PAGES = 100;
  */
 const MAX_TOOL_DEFINITION_CHARS = 16 * 1024 * 1024;
 
-/**
- * The wire bound for a source whose results may be `maxResponseBytes` long: twice that plus 1 MiB,
- * because the JSON-RPC framing adds to a result and some servers escape every non-ASCII character
- * (`\u00e9` for é), so a result within the limit can take more bytes on the wire than it measures.
- */
-export function messageBytesFor(maxResponseBytes: number): number {
-  return 2 * maxResponseBytes + 1024 * 1024;
-}
-
 /** One SDK client for one upstream MCP server (stdio, SSE, streamable HTTP, in-memory); connects lazily, reconnects with backoff. */
 export class UpstreamClient {
   private client: Client | undefined;
@@ -88,6 +81,7 @@ export class UpstreamClient {
   /** Requests of the current connection that timed out since its last answer. */
   private timeoutsInARow = 0;
   private closed = false;
+  private readonly running = new CallsInFlight();
   /** Why the client stopped for good after too many failures in a row. */
   private gaveUp: GatewayError | undefined;
   /** The violation that ended a connection (oversized message), reported instead of "connection closed". */
@@ -138,21 +132,23 @@ export class UpstreamClient {
 
   /** Calls a tool; rejects with a GatewayError (`upstream_timeout`, `upstream_unavailable`, `cancelled`, …). */
   async callTool(name: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<CallToolResult> {
-    const client = await this.connected(options.signal);
-    try {
-      // callTool still applies the tool's outputSchema and its task guard; the result's shape is
-      // checked once, by parseCallToolResult, not also by the SDK's CallToolResultSchema. (Its
-      // signature names only the SDK's schemas; the loose schema's output is what it returns.)
-      const result: Record<string, unknown> = await client.callTool({ name, arguments: args }, LooseCallToolResultSchema as unknown as typeof CallToolResultSchema, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        timeout: options.timeoutMs,
-        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-      });
-      this.answered();
-      return parseCallToolResult(result, this.named);
-    } catch (error) {
-      throw outputSchemaRefusal(error, this.named, name) ?? this.timedOutOrFailed(client, error, options.signal);
-    }
+    return this.running.track(async () => {
+      const client = await this.connected(options.signal);
+      try {
+        // callTool still applies the tool's outputSchema and its task guard; the result's shape is
+        // checked once, by parseCallToolResult, not also by the SDK's CallToolResultSchema. (Its
+        // signature names only the SDK's schemas; the loose schema's output is what it returns.)
+        const result: Record<string, unknown> = await client.callTool({ name, arguments: args }, LooseCallToolResultSchema as unknown as typeof CallToolResultSchema, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          timeout: options.timeoutMs,
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+        });
+        this.answered();
+        return parseCallToolResult(result, this.named);
+      } catch (error) {
+        throw outputSchemaRefusal(error, this.named, name) ?? this.timedOutOrFailed(client, error, options.signal);
+      }
+    });
   }
 
   /**
@@ -227,6 +223,12 @@ export class UpstreamClient {
   get pid(): number | undefined {
     const transport = this.client?.transport;
     return transport instanceof ProcessGroupStdioTransport ? transport.pid : undefined;
+  }
+
+  /** Closes once its running tool calls have ended: replaced by an admin's edit, it lets them finish. */
+  async retire(): Promise<void> {
+    await this.running.settled();
+    await this.close();
   }
 
   async close(): Promise<void> {

@@ -99,4 +99,29 @@ describe('per-server limits govern the calls', () => {
     const results = await Promise.all(Array.from({ length: 16 }, () => longCall(agent, name, 2)));
     expect(results.map((r) => r.structuredContent?.error?.code ?? 'ok')).toEqual(Array(16).fill('ok'));
   }, 180_000);
+
+  it('calls running when their server is edited finish on the old connections; the next calls run with the edit', async () => {
+    const created = await api.post('/api/mcp/servers', { name: 'edited mid-call', ...everythingStdio(), enabled: true, limits: { concurrency: 4 } });
+    const id: string = created.body.server.id;
+    const toolOf = (server: any) => server.tools.find((t: any) => t.upstreamName === 'trigger-long-running-operation').name;
+    const agent = await gateway.connect({ name: 'agent-edit' });
+    const session = await api.sessionOf('agent-edit');
+    await allowEverything(api, session.id);
+    // One call over the Session's own connection (the server asks for roots), one over the shared one (the Inspector).
+    const running = longCall(agent, toolOf(created.body.server), 4);
+    const inspected = api.post(`/api/mcp/servers/${id}/inspect`, { sessionId: session.id, toolId: 'trigger-long-running-operation', arguments: { duration: 4, steps: 1 } });
+    await vi.waitFor(async () => expect((await api.get(`/api/catalog/sources/${id}/status`)).body.limiter).toMatchObject({ running: 2 }), { timeout: 60_000, interval: 50 });
+
+    const edited = await api.patch(`/api/mcp/servers/${id}`, { name: 'edited mid-call, renamed', timeoutSeconds: 120, limits: { concurrency: 2 } });
+    expect(edited.status).toBe(200);
+    // The next call moves the Session to a connection with the edit while the first still runs.
+    const next = await longCall(agent, toolOf(edited.body.server), 1);
+    expect(next.isError).toBeFalsy();
+    // Until now an edit closed the connections under them: tool_unavailable, "was stopped while this call ran".
+    const finished = await running;
+    expect(finished.structuredContent?.error).toBeUndefined();
+    expect(finished.isError).toBeFalsy();
+    expect((await inspected).body).toMatchObject({ ok: true, error: null });
+    expect((await api.get(`/api/catalog/sources/${id}`)).body.source.manifest.limits).toMatchObject({ concurrency: 2, timeoutSeconds: 120 });
+  }, 180_000);
 });
