@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ProviderError } from './providerError.js';
+import { ProviderError, boundProviderText } from './providerError.js';
 
 /** One XML element with its namespace resolved, its attributes, and its children in document order. */
 export interface XmlElement {
@@ -24,20 +24,34 @@ type RawNode = Record<string, unknown>;
 
 /**
  * Parses provider XML namespace-aware: prefixes are resolved to URIs, so a feed that moves its
- * `xmlns` declarations (as arXiv's 2025 server did) parses the same. Malformed or truncated XML
- * is a retryable provider error.
+ * `xmlns` declarations (as arXiv's 2025 server did) parses the same. Malformed, truncated or
+ * unsupported XML (an external entity, which is never resolved; nesting deeper than the parser's
+ * limit) is a retryable provider error.
  */
 export function parseXml(text: string, provider: string): XmlElement {
   const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    throw new ProviderError('upstream_error', `${provider} sent malformed or truncated XML (${valid.err.msg})`, {
-      retryable: true,
-    });
-  }
-  const roots = (parser.parse(text) as RawNode[]).map((n) => toElement(n, new Map())).filter(isElement);
-  const root = roots[0];
+  if (valid !== true) throw badXml(provider, valid.err.msg);
+  const root = parseRoots(text, provider)[0];
   if (!root) throw new ProviderError('upstream_error', `${provider} sent XML without a root element`, { retryable: true });
   return root;
+}
+
+/**
+ * The validator passes documents the parser then refuses (a DOCTYPE with a SYSTEM entity, 200,000
+ * nested tags); the parser's own error must not reach the caller as an unexpected source failure.
+ */
+function parseRoots(text: string, provider: string): XmlElement[] {
+  try {
+    return (parser.parse(text) as RawNode[]).map((n) => toElement(n, new Map())).filter(isElement);
+  } catch (error) {
+    throw badXml(provider, error instanceof Error ? error.message : String(error));
+  }
+}
+
+function badXml(provider: string, reason: string): ProviderError {
+  return new ProviderError('upstream_error', `${provider} sent malformed, truncated or unsupported XML (${boundProviderText(reason)})`, {
+    retryable: true,
+  });
 }
 
 function isElement(node: XmlElement | string | undefined): node is XmlElement {

@@ -73,6 +73,14 @@ describe('arXiv source against captured responses', () => {
     expect(error.message).toContain('incorrect id format for abc');
   });
 
+  it('XML the parser refuses (an external entity, 200,000 nested tags) is a classified provider error, the entity never read', async () => {
+    for (const query of ['external entity', 'deep nesting']) {
+      const error = expectToolError(await source.call('search', { query }), 'upstream_error', true);
+      expect(error.message).toMatch(/^arXiv sent malformed, truncated or unsupported XML \(/);
+      expect(error.message).not.toMatch(/unexpectedly|Error:|root:/);
+    }
+  });
+
   it('a malformed id is rejected before any request', async () => {
     await source.expectNoRequests(async () => {
       expect(expectToolError(await source.call('get', { ids: ['not an id'] }), 'invalid_input').message).toContain('not an id');
