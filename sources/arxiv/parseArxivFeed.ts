@@ -1,4 +1,4 @@
-import { ProviderError } from '../shared/providerError.js';
+import { ProviderError, boundProviderText } from '../shared/providerError.js';
 import { normalizeWhitespace } from '../shared/text.js';
 import { childOf, childrenOf, parseXml, textOf, type XmlElement } from '../shared/xml.js';
 import { arxivIdFromEntryUrl, type ArxivId } from './arxivIds.js';
@@ -39,7 +39,7 @@ export function parseArxivFeed(xml: string): ArxivFeed {
   if (errorReason) throw new ProviderError('invalid_input', `arXiv rejected the request: ${errorReason}`);
   const entries = childrenOf(feed, ATOM, 'entry').map(parseEntry);
   return {
-    totalResults: intOf(childOf(feed, OPENSEARCH, 'totalResults')),
+    totalResults: totalResultsOf(feed),
     startIndex: intOf(childOf(feed, OPENSEARCH, 'startIndex')),
     itemsPerPage: intOf(childOf(feed, OPENSEARCH, 'itemsPerPage')),
     entries: entries.filter((e): e is ArxivEntry => e !== undefined),
@@ -89,6 +89,21 @@ function parseEntry(entry: XmlElement): ArxivEntry | undefined {
     if (value !== undefined) (parsed as unknown as Record<string, string>)[key] = value;
   }
   return parsed;
+}
+
+/**
+ * Every arXiv API answer, an empty one included, counts its results; an Atom feed without the
+ * count (a proxy's or mirror's feed) would otherwise pass for "nothing found".
+ */
+function totalResultsOf(feed: XmlElement): number {
+  const text = textOf(childOf(feed, OPENSEARCH, 'totalResults')).trim();
+  if (!/^\d+$/.test(text)) {
+    const found = text ? `an unreadable opensearch:totalResults ("${boundProviderText(text)}")` : 'no opensearch:totalResults';
+    throw new ProviderError('upstream_error', `arXiv sent an Atom feed with ${found}, so it is not an arXiv API answer`, {
+      retryable: true,
+    });
+  }
+  return Number(text);
 }
 
 function intOf(el: XmlElement | undefined): number {

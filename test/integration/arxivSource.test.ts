@@ -73,6 +73,14 @@ describe('arXiv source against captured responses', () => {
     expect(error.message).toContain('incorrect id format for abc');
   });
 
+  it('an Atom feed without opensearch:totalResults is refused, not passed off as no results', async () => {
+    const error = expectToolError(await source.call('search', { query: 'feed without counts' }), 'upstream_error', true);
+    expect(error.message).toContain('no opensearch:totalResults');
+    const none = expectArxivResult(await source.call('search', { query: 'nothing matches this' }));
+    expect(none.records).toEqual([]);
+    expect(none.data).toMatchObject({ totalResults: 0 });
+  });
+
   it('XML the parser refuses (an external entity, 200,000 nested tags) is a classified provider error, the entity never read', async () => {
     for (const query of ['external entity', 'deep nesting']) {
       const error = expectToolError(await source.call('search', { query }), 'upstream_error', true);
