@@ -92,6 +92,7 @@ async function sequenceEnsembl(context: EnsemblContext, args: { id: string; type
   const id = requireEnsemblId(args.id, 'id');
   const params: Record<string, string> = { multiple_sequences: '1', ...(args.type ? { type: args.type } : {}) };
   const sequences = parseEnsemblSequences(await ensemblGet(context, `sequence/id/${id.id}`, params, signal));
+  if (sequences.length === 0) throw noSequence(id.id, args.type);
   const typed = sequences.map((s) => ({ sequence: s, type: args.type ?? (s.molecule === 'protein' ? 'protein' : 'genomic') }));
   const long = sequences.filter((s) => s.seq.length > MAX_INLINE_SEQUENCE_CHARS).map((s) => s.id);
   return envelope(ensemblManifest, 'sequence', context.deps, {
@@ -99,6 +100,17 @@ async function sequenceEnsembl(context: EnsemblContext, args: { id: string; type
     artifacts: typed.map((t) => ensemblFastaCandidate(t.sequence, t.type, context.artifactBase)),
     warnings: long.length > 0 ? [`Sequences of ${long.join(', ')} are too long to inline; download the FASTA candidates.`] : [],
   });
+}
+
+/**
+ * A 200 answer of `[]` holds no sequence for the id: reported as not_found, as Ensembl's own 400
+ * "ID not found" is, since an OK result with no records and no warning tells the caller nothing.
+ */
+function noSequence(id: string, type: string | undefined): ProviderError {
+  const what = type ? `${type} sequence` : 'sequence';
+  const coding = type === 'cds' || type === 'protein';
+  const hint = coding ? '; if the id is non-coding it has no cds or protein, try type genomic or cdna' : '';
+  return new ProviderError('not_found', `${PROVIDER} has no ${what} for ${id}${hint}`);
 }
 
 /**

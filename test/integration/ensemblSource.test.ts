@@ -117,6 +117,14 @@ describe('Ensembl sequences', () => {
 });
 
 describe('Ensembl provider failures', () => {
+  it('a sequence answer with no sequence in it (HTTP 200, []) is not_found, naming the id and type', async () => {
+    const error = expectToolError(await source.call('sequence', { id: 'ENSG00000000208', type: 'protein' }), 'not_found', false);
+    expect(error.message).toContain('Ensembl has no protein sequence for ENSG00000000208');
+    expect(error.message).toContain('try type genomic or cdna');
+    const untyped = expectToolError(await source.call('sequence', { id: 'ENSG00000000208' }), 'not_found', false);
+    expect(untyped.message).toBe('Ensembl has no sequence for ENSG00000000208');
+  });
+
   it('a 429 is rate_limited and honours the fractional Retry-After', async () => {
     const error = expectToolError(await source.call('get', { id: 'ENSG00000000429' }), 'rate_limited', true);
     expect(error.retryAfterMs).toBe(400);
