@@ -1,21 +1,23 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SourceManifest } from '../../catalog/index.js';
-import type { McpToolResult } from '../../catalog/index.js';
+import type { JsonValue, McpRecord, McpToolResult } from '../../catalog/index.js';
 import { envelope } from '../shared/envelope.js';
 import { fetchJson } from '../shared/fetchJson.js';
 import { ProviderError } from '../shared/providerError.js';
 import type { SourceDeps } from '../shared/sourceDefinition.js';
 import { runTool } from '../shared/toolResponses.js';
 import { parseRxivDetails, type RxivDetails, type RxivItem } from './parseRxivDetails.js';
-import { requireCategory, requireDate, requireRxivDoi, type RxivServer } from './rxivIds.js';
+import { requireCategory, requireDate, requireRxivDoi, type RxivDoi, type RxivServer } from './rxivIds.js';
 import { rxivPdfCandidate, rxivRecord } from './rxivRecords.js';
 
 /** api.biorxiv.org serves both servers; `deps.baseUrl` replaces it (mirrors, loopback tests). */
 export const RXIV_API_BASE_URL = 'https://api.biorxiv.org';
 
 const getInput = {
-  doi: z.string().trim().min(1).max(200).describe('preprint DOI, e.g. 10.1101/2020.06.11.145425 (doi.org and content URLs accepted)'),
+  doi: z.string().trim().min(1).max(200).describe(
+    'preprint DOI, e.g. 10.1101/2020.06.11.145425 (doi.org and content URLs accepted); a version (…v2) still returns every version, the named one marked',
+  ),
 };
 
 const listInput = {
@@ -44,8 +46,8 @@ export function createRxivServer(deps: SourceDeps, options: RxivSourceOptions): 
   const [getTool, listTool] = [toolOf(options.manifest, 'get'), toolOf(options.manifest, 'list')];
   server.registerTool('get', { title: getTool.title, description: getTool.description, inputSchema: getInput }, (args, extra) =>
     runTool(async () => {
-      const doi = requireRxivDoi(args.doi, 'doi');
-      return getResult(deps, options, doi, await details(`${doi}/na/json`, extra.signal));
+      const asked = requireRxivDoi(args.doi, 'doi');
+      return getResult(deps, options, asked, await details(`${asked.doi}/na/json`, extra.signal));
     }),
   );
   server.registerTool('list', { title: listTool.title, description: listTool.description, inputSchema: listInput }, (args, extra) =>
@@ -57,17 +59,38 @@ export function createRxivServer(deps: SourceDeps, options: RxivSourceOptions): 
   return server;
 }
 
-function getResult(deps: SourceDeps, options: RxivSourceOptions, doi: string, answer: RxivDetails): McpToolResult {
+/**
+ * Every version of the DOI, as the tool promises, even when the caller named one: the named version
+ * is marked (`data.requestedVersion`, `fields.requested` on its record), and a version the preprint
+ * does not have is warned about rather than silently answered with the others.
+ */
+function getResult(deps: SourceDeps, options: RxivSourceOptions, asked: RxivDoi, answer: RxivDetails): McpToolResult {
   // Every version is its own item; the newest first, since that is the one a reader wants.
   const versions = answer.items
-    .filter((item) => item.doi.toLowerCase() === doi.toLowerCase())
+    .filter((item) => item.doi.toLowerCase() === asked.doi.toLowerCase())
     .sort((a, b) => Number(b.version) - Number(a.version));
+  const numbers = versions.map((item) => Number(item.version));
+  const requested: Record<string, JsonValue> = asked.version !== undefined ? { requestedVersion: asked.version } : {};
   return envelope(options.manifest, 'get', deps, {
-    records: versions.map((item) => rxivRecord(options.server, item)),
+    records: versions.map((item) => markRequested(rxivRecord(options.server, item), asked.version)),
     artifacts: versions.map((item) => rxivPdfCandidate(options.server, item)),
-    warnings: versions.length === 0 ? [`${options.provider} has no preprint with DOI ${doi}`] : [],
-    data: { versions: versions.length, latestVersion: versions[0] ? Number(versions[0].version) : null },
+    warnings: versionWarnings(options.provider, asked, numbers),
+    data: { versions: versions.length, latestVersion: numbers[0] ?? null, ...requested },
   });
+}
+
+function markRequested(record: McpRecord, version: number | undefined): McpRecord {
+  const fields = record.fields as Record<string, JsonValue>;
+  return version !== undefined && fields.version === version ? { ...record, fields: { ...fields, requested: true } } : record;
+}
+
+/** A DOI with no version at all, or a named version the preprint does not have (its versions are listed instead). */
+function versionWarnings(provider: string, asked: RxivDoi, numbers: number[]): string[] {
+  const named = asked.version !== undefined ? `v${asked.version}` : '';
+  if (numbers.length === 0) return [`${provider} has no preprint with DOI ${asked.doi}${named ? ` (asked for ${named})` : ''}`];
+  if (!named || numbers.includes(asked.version!)) return [];
+  const existing = numbers.map((n) => `v${n}`).join(', ');
+  return [`${provider} has no ${named} of ${asked.doi}; it has ${existing}, all listed here, newest first`];
 }
 
 interface ListRequest {

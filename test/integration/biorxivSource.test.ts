@@ -36,6 +36,28 @@ describe('bioRxiv get', () => {
     expect(source.requests.at(-1)).toBe('/details/biorxiv/10.1101/2022.04.11.487927/na/json');
   });
 
+  it('a DOI naming a version the preprint has lists every version, the named one marked, without a warning', async () => {
+    const out = expectBiorxivResult(await source.call('get', { doi: '10.1101/2021.09.30.462652v1' }));
+    expect(source.requests.at(-1)).toBe('/details/biorxiv/10.1101/2021.09.30.462652/na/json');
+    expect(out.records.map((r: any) => [r.fields.version, r.fields.requested])).toEqual([[2, undefined], [1, true]]);
+    expect(out.data).toEqual({ versions: 2, latestVersion: 2, requestedVersion: 1 });
+    expect(out.warnings).toEqual([]);
+  });
+
+  it('a DOI naming a version the preprint does not have is warned about, naming the versions it has', async () => {
+    for (const doi of ['10.1101/2020.06.11.145425v9', 'https://www.biorxiv.org/content/10.1101/2020.06.11.145425v2.full.pdf']) {
+      const out = expectBiorxivResult(await source.call('get', { doi }));
+      const asked = doi.includes('v9') ? 'v9' : 'v2';
+      expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['10.1101/2020.06.11.145425v1']);
+      expect(out.records[0].fields.requested).toBeUndefined();
+      expect(out.warnings).toEqual([`bioRxiv has no ${asked} of 10.1101/2020.06.11.145425; it has v1, all listed here, newest first`]);
+      expect(out.data).toMatchObject({ versions: 1, requestedVersion: Number(asked.slice(1)) });
+    }
+    const none = expectBiorxivResult(await source.call('get', { doi: '10.64898/2025.12.23.696273v2' }));
+    expect(none.records).toEqual([]);
+    expect(none.warnings).toEqual(['bioRxiv has no preprint with DOI 10.64898/2025.12.23.696273 (asked for v2)']);
+  });
+
   it('an unknown DOI (the new 10.64898 prefix included) is records: [] with a warning', async () => {
     const out = expectBiorxivResult(await source.call('get', { doi: '10.64898/2025.12.23.696273' }));
     expect(out.records).toEqual([]);

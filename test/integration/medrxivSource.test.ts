@@ -36,6 +36,15 @@ describe('medRxiv get and list', () => {
     });
   });
 
+  it('a DOI naming a version marks that version among all three, and warns about one it lacks', async () => {
+    const out = expectMedrxivResult(await source.call('get', { doi: 'doi:10.1101/2021.12.11.21267504v2' }));
+    expect(out.records.map((r: any) => [r.fields.version, r.fields.requested])).toEqual([[3, undefined], [2, true], [1, undefined]]);
+    expect(out.warnings).toEqual([]);
+    const missing = expectMedrxivResult(await source.call('get', { doi: '10.1101/2021.12.11.21267504v4' }));
+    expect(missing.records).toHaveLength(3);
+    expect(missing.warnings).toEqual(['medRxiv has no v4 of 10.1101/2021.12.11.21267504; it has v3, v2, v1, all listed here, newest first']);
+  });
+
   it('accepts the 10.64898 prefix; an unknown DOI is records: [] with a warning', async () => {
     const out = expectMedrxivResult(await source.call('get', { doi: '10.64898/2026.03.23.26348808' }));
     expect(out.records).toEqual([]);
