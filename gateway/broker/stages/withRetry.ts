@@ -13,28 +13,37 @@ const RETRIED = new Set(['rate_limited', 'upstream_error', 'upstream_timeout', '
 
 /**
  * Retries idempotent tools with exponential backoff and equal jitter, honouring a provider's
- * Retry-After (capped at the policy's maxDelayMs). Each attempt goes back through the limiter for
- * its own slot; the sleep between attempts holds none. Generic tools get exactly one attempt.
- * The policy is the manifest's `retry`.
+ * Retry-After: a wait longer than the policy's maxDelayMs is not retried (an attempt sooner than
+ * the provider asked would be refused again), and the caller hears the wait. Each attempt goes back
+ * through the limiter for its own slot; the sleep between attempts holds none. Generic tools get
+ * exactly one attempt. The policy is the manifest's `retry`.
  */
 export function withRetry(deps: RetryDeps): Stage {
   return (next) => async (call) => {
     const policy = call.manifest.retry;
     const maxAttempts = call.tool.idempotent ? policy.attempts : 1;
+    const startedAt = deps.clock.now();
     for (let attempts = 1; ; attempts++) {
       try {
         return await next(call);
       } catch (thrown) {
         const error = GatewayError.from(thrown);
-        if (!shouldRetry(error, attempts, maxAttempts, call.signal)) throw error;
+        if (!shouldRetry(error, attempts, maxAttempts, policy, call.signal)) throw attempts > 1 ? gaveUp(error, attempts, deps.clock.now() - startedAt) : error;
         await deps.clock.sleep(delayMs(error, attempts, policy, deps.random), call.signal);
       }
     }
   };
 }
 
-function shouldRetry(error: GatewayError, attempts: number, maxAttempts: number, signal: AbortSignal): boolean {
+function shouldRetry(error: GatewayError, attempts: number, maxAttempts: number, policy: RetryPolicy, signal: AbortSignal): boolean {
+  if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxDelayMs) return false;
   return attempts < maxAttempts && error.retryable && RETRIED.has(error.code) && !signal.aborted;
+}
+
+/** The last attempt's error, saying how many attempts it ends and how long they took (a message of one attempt's limit alone read as the whole wait). */
+function gaveUp(error: GatewayError, attempts: number, elapsedMs: number): GatewayError {
+  error.message = `${error.message.replace(/\.?$/, '.')} Tried ${attempts} times over ${Math.round(elapsedMs / 1000)} s.`;
+  return error;
 }
 
 /** Backoff before the next attempt: Retry-After when the provider gave one, else half the ceiling plus jitter. */
