@@ -158,6 +158,7 @@ interface CallContext {
 async function callTool({ deps, server, session, upstreams }: CallContext, request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult> {
   const invocationId = deps.newId('inv');
   const progressToken = request.params._meta?.progressToken;
+  const own = upstreams?.forCall(extra.requestId);
   try {
     const call: ToolRequest = {
       invocationId,
@@ -167,7 +168,8 @@ async function callTool({ deps, server, session, upstreams }: CallContext, reque
       origin: 'agent',
       signal: extra.signal,
       askClient: clientApprover(server, extra, deps.elicitation !== false),
-      ...(upstreams ? { upstreamFor: (sourceId: string) => upstreams.clientFor(sourceId) } : {}),
+      // Through the Session's own connection, what the server asks goes on this call's stream.
+      ...(own ? { upstreamFor: own.clientFor } : {}),
       ...(progressToken !== undefined
         ? {
             onProgress: progressRelay(
@@ -185,6 +187,8 @@ async function callTool({ deps, server, session, upstreams }: CallContext, reque
   } catch (error) {
     const ownOutputSchema = deps.registry.resolve(request.params.name)?.upstream?.outputSchema !== undefined;
     return failureResult(GatewayError.from(error), invocationId, { ownOutputSchema });
+  } finally {
+    own?.end();
   }
 }
 

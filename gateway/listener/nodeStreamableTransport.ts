@@ -135,27 +135,41 @@ export class NodeStreamableTransport implements Transport {
   /**
    * Routes a message: a response to the answer of its request, which ends once all its requests
    * are answered; a message related to a request (progress, elicitation, sampling) to that
-   * request's answer; anything else to the standalone GET stream, if one is open.
+   * request's answer; anything else to the standalone GET stream, if one is open. A request that
+   * no stream can carry is refused (see `toStandalone`).
    */
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const response = isResponse(message);
     const requestId = response ? message.id : options?.relatedRequestId;
     if (requestId === undefined) {
       if (response) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
-      this.standalone?.write(message, false);
-      return;
+      return this.toStandalone(message);
     }
     const answer = this.answers.get(requestId);
     if (!answer) {
-      // Progress or a request for a call whose client left has nowhere to go; a response is reported
-      // undeliverable, as the SDK's transport does.
+      // A response is reported undeliverable, as the SDK's transport does; progress for a call whose
+      // client left has nowhere to go; a request may still reach the client on its GET stream.
       if (response) throw new Error(`No connection established for request ID: ${String(requestId)}`);
-      return;
+      return isRequest(message) ? this.toStandalone(message) : undefined;
     }
     if (!response) return answer.stream.write(message, false);
     answer.pending.delete(requestId);
     this.answers.delete(requestId);
     answer.stream.write(message, answer.pending.size === 0);
+  }
+
+  /**
+   * Writes to the standalone GET stream. A notification without one is dropped (the GET stream is
+   * optional), but a request is refused at once: its sender (an upstream server asking through a
+   * Session's connection) would otherwise wait out its whole timeout for an answer that never comes.
+   */
+  private toStandalone(message: JSONRPCMessage): void {
+    if (this.standalone && !this.standalone.ended) return this.standalone.write(message, false);
+    if (!isRequest(message)) return;
+    throw new Error(
+      `The client has no open stream to receive this ${message.method.slice(0, 60)} request: it relates to no request still open and the session has no GET stream; ` +
+        'the client can open a GET stream on the MCP endpoint to receive requests sent outside its calls.',
+    );
   }
 
   /**

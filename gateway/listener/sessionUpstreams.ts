@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ClientCapabilities, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/index.js';
 import type { SourceRegistry } from '../registry/index.js';
 import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
@@ -22,11 +23,15 @@ export type SessionClientFactory = (sourceId: string, requests: ClientRequests) 
  * Roots: a server that asked for roots (learned on the shared connection) is reached over the
  * Session's own connection, which answers with the client's roots when it declared them, else
  * with the Session's workspace directory — never another Session's.
+ * A forwarded request goes on the stream of the Session's tools/call to that server (the MCP rule
+ * for requests sent while handling a client request), so it reaches a client without a GET stream.
  */
 export class SessionUpstreams {
   private readonly own = new Map<string, { shared: UpstreamClient; client: UpstreamClient }>();
   /** Set by the client's `logging/setLevel`: from then on the Session has its own connections, whose log messages it gets. */
   private logLevel: LoggingLevel | undefined;
+  /** The Session's tools/calls in flight, by server, oldest first (their request ids). */
+  private readonly calls = new Map<string, RequestId[]>();
 
   constructor(
     private readonly o: {
@@ -51,6 +56,34 @@ export class SessionUpstreams {
     if (!client) return undefined;
     this.own.set(sourceId, { shared: entry.client, client });
     return client;
+  }
+
+  /**
+   * The Session's connections as seen by its tools/call `requestId`: the server it calls, until
+   * `end`, sends what it asks on that call's stream.
+   */
+  forCall(requestId: RequestId): { clientFor: (sourceId: string) => UpstreamClient | undefined; end: () => void } {
+    let ended: (() => void) | undefined;
+    return {
+      clientFor: (sourceId) => {
+        ended?.();
+        ended = this.callStarted(sourceId, requestId);
+        return this.clientFor(sourceId);
+      },
+      end: () => ended?.(),
+    };
+  }
+
+  /** Marks the tools/call `requestId` as in flight on `sourceId`, until the returned function is called. */
+  private callStarted(sourceId: string, requestId: RequestId): () => void {
+    const ids = this.calls.get(sourceId) ?? [];
+    ids.push(requestId);
+    this.calls.set(sourceId, ids);
+    return () => {
+      const at = ids.indexOf(requestId);
+      if (at >= 0) ids.splice(at, 1);
+      if (ids.length === 0 && this.calls.get(sourceId) === ids) this.calls.delete(sourceId);
+    };
   }
 
   /** The Session's `logging/setLevel`: kept for the connections it opens later, forwarded to the open ones. */
@@ -84,13 +117,21 @@ export class SessionUpstreams {
     const { server, sessionId, log } = this.o;
     const audit = (kind: string) => log.info({ sessionId, sourceId, kind }, 'forwarded an upstream request to the agent');
     const workspaceRoot = this.o.workspaceRoot;
+    const options = (signal: AbortSignal): RequestOptions => {
+      // A server's request does not say which call it serves (stdio has no way to), so with several
+      // calls in flight it goes with the oldest, the likeliest to be running: any open call's stream
+      // brings it to the client, which answers on a POST of its own. Outside any call it is unrelated
+      // and goes on the GET stream, as before.
+      const related = this.calls.get(sourceId)?.[0];
+      return { signal, ...(related !== undefined ? { relatedRequestId: related } : {}) };
+    };
     return {
       capabilities: { sampling: declared.sampling ?? {}, elicitation: declared.elicitation ?? { form: {} }, roots: {} },
       ...(declared.sampling
         ? {
             sampling: async (params, signal) => {
               audit('sampling');
-              return server.createMessage(params, { signal });
+              return server.createMessage(params, options(signal));
             },
           }
         : {}),
@@ -99,7 +140,7 @@ export class SessionUpstreams {
             elicitation: async (params, signal) => {
               audit('elicitation');
               const from = `[${serverName.slice(0, 80)} via scigate] `;
-              return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], { signal });
+              return server.elicitInput({ ...params, message: from + params.message } as Parameters<Server['elicitInput']>[0], options(signal));
             },
           }
         : {}),
@@ -107,7 +148,7 @@ export class SessionUpstreams {
         ? {
             roots: async (signal: AbortSignal) => {
               audit('roots');
-              if (declared.roots || !workspaceRoot) return server.listRoots(undefined, { signal });
+              if (declared.roots || !workspaceRoot) return server.listRoots(undefined, options(signal));
               return { roots: [{ uri: pathToFileURL(`${workspaceRoot()}/`).href, name: 'scigate session workspace' }] };
             },
           }

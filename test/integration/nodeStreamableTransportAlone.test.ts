@@ -93,6 +93,24 @@ describe('NodeStreamableTransport on its own', () => {
     await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 2 } }, { relatedRequestId: 8 })).resolves.toBeUndefined();
   });
 
+  it('refuses at once a request no stream can carry (its sender would wait out its timeout), and sends it on the GET stream once one is open', async () => {
+    const { url, transport, server } = await serve();
+    opened = server;
+    await initialize(url, transport);
+    const noStream = /no open stream to receive this roots\/list request/;
+    await expect(transport.send({ jsonrpc: '2.0', id: 'up-1', method: 'roots/list' })).rejects.toThrow(noStream);
+    // Related to a request that is not open (answered, or its client left): no stream either.
+    await expect(transport.send({ jsonrpc: '2.0', id: 'up-2', method: 'roots/list' }, { relatedRequestId: 99 })).rejects.toThrow(noStream);
+    // A notification without a stream is still dropped quietly: the GET stream is optional.
+    await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })).resolves.toBeUndefined();
+    const standalone = await fetch(url, { headers: { ...headers('ses_alone'), accept: 'text/event-stream' } });
+    expect(standalone.status).toBe(200);
+    await transport.send({ jsonrpc: '2.0', id: 'up-3', method: 'roots/list' }, { relatedRequestId: 99 });
+    const reader = standalone.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('"id":"up-3"');
+    await reader.cancel();
+  });
+
   it('ends a held answer when the transport closes, and refuses requests after it', async () => {
     const { url, transport, received, server } = await serve();
     opened = server;
