@@ -67,7 +67,16 @@ function firstLine(chunks: Buffer[]): string | undefined {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The id and requested revision of an `initialize` request the SDK would accept; undefined for anything else. */
+/** The keys of a JSON-RPC request: the SDK's request schema is strict, so any other key fails it. */
+const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * The id and requested revision of an `initialize` request the SDK would accept; undefined for
+ * anything else. It vouches for less than the SDK's InitializeRequestSchema accepts, never more:
+ * what it cannot vouch for goes to the SDK server, which answers (or refuses) it itself. An early
+ * success for a request the SDK then refuses would stand: its refusal is dropped as the repeated
+ * answer, and the session's server is never initialized.
+ */
 function initializeRequest(line: string | undefined): { id: string | number; protocolVersion: string } | undefined {
   if (line === undefined) return undefined;
   let message: unknown;
@@ -77,10 +86,42 @@ function initializeRequest(line: string | undefined): { id: string | number; pro
     return undefined;
   }
   if (!isObject(message) || message.jsonrpc !== '2.0' || message.method !== 'initialize') return undefined;
+  if (Object.keys(message).some((key) => !ENVELOPE_KEYS.has(key))) return undefined;
   const { id, params } = message;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
-  const client = params.clientInfo;
-  if (!isObject(client) || typeof client.name !== 'string' || typeof client.version !== 'string') return undefined;
+  // `_meta` has a schema of its own; an initialize rarely carries one, so the SDK judges it.
+  if (!isObject(params) || typeof params.protocolVersion !== 'string' || Object.hasOwn(params, '_meta')) return undefined;
+  if (!isPlainImplementation(params.clientInfo) || !isPlainCapabilities(params.capabilities)) return undefined;
   return { id: id as string | number, protocolVersion: params.protocolVersion };
+}
+
+/** An optional field: absent, or passing `check` (JSON has no undefined; null is not absent). */
+const optional = (value: unknown, check: (v: unknown) => boolean): boolean => value === undefined || check(value);
+const isString = (value: unknown): boolean => typeof value === 'string';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+/** The SDK's "object" assertion: anything non-null of type object (arrays included). */
+const isNonNull = (value: unknown): boolean => typeof value === 'object' && value !== null;
+const isRecordOfObjects = (value: unknown): boolean => isObject(value) && Object.values(value).every(isNonNull);
+
+/** clientInfo with name, version and plain optional strings; icons (a schema of their own) go to the SDK. */
+function isPlainImplementation(info: unknown): boolean {
+  if (!isObject(info) || !isString(info.name) || !isString(info.version) || Object.hasOwn(info, 'icons')) return false;
+  return ['title', 'websiteUrl', 'description'].every((key) => optional(info[key], isString));
+}
+
+/**
+ * The shape of each capability the SDK's schema knows; `tasks`, nested deeper, goes to the SDK.
+ * A capability it does not know the SDK drops, whatever its value, so any value passes here.
+ */
+const CAPABILITY_SHAPES = new Map<string, (value: unknown) => boolean>([
+  ['experimental', isRecordOfObjects],
+  ['extensions', isRecordOfObjects],
+  ['sampling', (v) => isObject(v) && optional(v.context, isNonNull) && optional(v.tools, isNonNull)],
+  ['roots', (v) => isObject(v) && optional(v.listChanged, isBoolean)],
+  ['elicitation', (v) => isObject(v) && optional(v.form, (f) => isObject(f) && optional(f.applyDefaults, isBoolean)) && optional(v.url, isNonNull)],
+  ['tasks', () => false],
+]);
+
+function isPlainCapabilities(capabilities: unknown): boolean {
+  return isObject(capabilities) && Object.entries(capabilities).every(([key, value]) => CAPABILITY_SHAPES.get(key)?.(value) ?? true);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerTo, jsonRpcAnswers, send, useRawStdio } from '../fixtures/rawStdio.js';
+import { mcpHeaders } from '../fixtures/rawMcp.js';
+import { startTestGateway } from '../fixtures/testGateway.js';
 
 const stdio = useRawStdio('scigate-stdio-');
 
@@ -52,6 +54,30 @@ describe('scigate stdio and bad request lines', () => {
     expect(jsonRpcAnswers(running).filter((m) => m.id === null).map((m) => m.error.code)).toEqual([-32600, -32700]);
     running.child.stdin!.end();
     expect(await running.exited).toBe(0);
+  });
+
+  it('an initialize the SDK refuses is refused as /mcp refuses it, not answered early; a valid one after it starts the session', async () => {
+    const refusedInit = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: 5 }, clientInfo: { name: 'bad-init', version: '1' } } };
+    const gateway = await startTestGateway();
+    let overHttp: any;
+    try {
+      overHttp = await (await fetch(gateway.mcpUrl, { method: 'POST', headers: mcpHeaders(gateway), body: JSON.stringify(refusedInit) })).json();
+    } finally {
+      await gateway.dispose();
+    }
+    expect(overHttp.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid initialize params: capabilities\.roots/) });
+
+    const running = stdio.start(['stdio', '--data-dir', await stdio.tempDir()]);
+    send(running, refusedInit);
+    expect((await answerTo(running, 1)).error).toEqual(overHttp.error);
+    send(running, { ...refusedInit, id: 2, params: { ...refusedInit.params, capabilities: { roots: { listChanged: true } } } });
+    expect((await answerTo(running, 2)).result.serverInfo).toMatchObject({ name: 'scigate' });
+    send(running, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    send(running, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect((await answerTo(running, 3)).result.tools.length).toBeGreaterThan(0);
+    expect(jsonRpcAnswers(running).filter((m) => m.id === 1)).toHaveLength(1);
+    running.child.stdin!.end();
+    await running.exited;
   });
 
   it('invalid tools/call params get -32602 naming the field, never -32603 with a schema dump', async () => {

@@ -2,11 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../../gateway/core/index.js';
-import { serveStdio } from '../../../gateway/front/index.js';
+import { checkRpcMessage, serveStdio } from '../../../gateway/front/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, answerInitializeEarly } from '../../../gateway/handshake/index.js';
 
 const initialize = (id: number | string, protocolVersion: unknown = '2025-06-18') =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'early', version: '1' } } });
+/** An initialize with `params` (over a valid base) and `envelope` keys changed. */
+const initializeWith = (params: Record<string, unknown>, envelope: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'early', version: '1' }, ...params }, ...envelope,
+});
 const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 
 function recordingLog() {
@@ -90,6 +94,51 @@ describe('the initialize answer given before the SDK loads (gateway/handshake)',
     await vi.waitFor(() => expect(withSdk.lines).toEqual(early.lines), { timeout: 60_000 });
     early.close();
     withSdk.close();
+  });
+
+  it('refuses, as the SDK server and /mcp do, an initialize whose capabilities the SDK rejects: the client is not told it succeeded', async () => {
+    const input = `${JSON.stringify(initializeWith({ capabilities: { roots: 5 } }))}\n`;
+    const early = await session(input, { early: true });
+    expect(early.handshake!.answered).toBeUndefined();
+    await vi.waitFor(() => expect(answers(early.lines, 1)).toHaveLength(1), { timeout: 60_000 });
+    expect(answers(early.lines, 1)[0].error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid initialize params: capabilities\.roots/) });
+    const withSdk = await session(input, { early: false });
+    await vi.waitFor(() => expect(withSdk.lines).toEqual(early.lines), { timeout: 60_000 });
+    early.close();
+    withSdk.close();
+  });
+
+  it.each([
+    ['a plain one', true, initializeWith({})],
+    ['every capability the SDK knows, in its shape, and one it does not know', true, initializeWith({ capabilities: {
+      experimental: { x: {} }, extensions: { 'a/b': {} }, sampling: { context: {}, tools: {} }, roots: { listChanged: true },
+      elicitation: { form: { applyDefaults: true }, url: {} }, vendorThing: 5,
+    } })],
+    ['clientInfo with a title, a website, a description and an unknown field; params with an unknown field', true, initializeWith({
+      clientInfo: { name: 'a', version: '1', title: 't', websiteUrl: 'https://example.org', description: 'd', extra: 1 }, extra: 1,
+    })],
+    ['capabilities.roots a number', false, initializeWith({ capabilities: { roots: 5 } })],
+    ['capabilities.roots.listChanged a string', false, initializeWith({ capabilities: { roots: { listChanged: 'yes' } } })],
+    ['capabilities.sampling an array', false, initializeWith({ capabilities: { sampling: [] } })],
+    ['capabilities.elicitation.form an array', false, initializeWith({ capabilities: { elicitation: { form: [] } } })],
+    ['capabilities.elicitation.form.applyDefaults a string', false, initializeWith({ capabilities: { elicitation: { form: { applyDefaults: 'y' } } } })],
+    ['capabilities.experimental an array', false, initializeWith({ capabilities: { experimental: [] } })],
+    ['capabilities.extensions with a string value', false, initializeWith({ capabilities: { extensions: { 'a/b': 'on' } } })],
+    ['capabilities null', false, initializeWith({ capabilities: null })],
+    ['clientInfo.title null', false, initializeWith({ clientInfo: { name: 'a', version: '1', title: null } })],
+    ['clientInfo.version missing', false, initializeWith({ clientInfo: { name: 'a' } })],
+    ['a key the JSON-RPC envelope does not have', false, initializeWith({}, { extra: 1 })],
+    ['an id that is not a safe integer', false, initializeWith({}, { id: 1.5 })],
+    // Not known to be wrong, but shapes the early check leaves to the SDK rather than copy.
+    ['a task capability', false, initializeWith({ capabilities: { tasks: { list: {} } } })],
+    ['clientInfo icons', false, initializeWith({ clientInfo: { name: 'a', version: '1', icons: [{ src: 'https://example.org/i.png' }] } })],
+    ['params._meta', false, initializeWith({ _meta: { progressToken: 1 } })],
+  ])('%s: answered early %s, and only ever when the SDK accepts it', async (_what, answered, message) => {
+    const stdin = new PassThrough();
+    stdin.write(`${JSON.stringify(message)}\n`);
+    const read = await answerInitializeEarly({ input: stdin, output: new PassThrough(), version: '1' });
+    expect(read.answered !== undefined).toBe(answered);
+    if (answered) expect(checkRpcMessage(message)).toBeUndefined();
   });
 
   it('an initialize split over several chunks is answered once the line is complete', async () => {
