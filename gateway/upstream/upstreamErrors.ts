@@ -9,18 +9,38 @@ export function toUpstreamError(error: unknown, upstreamId: string, signal?: Abo
     if (error.code === McpErrorCode.RequestTimeout) {
       return new GatewayError('upstream_timeout', `${upstreamId} did not answer in time`, { retryable: true });
     }
-    if (error.code === McpErrorCode.ConnectionClosed) {
+    if (isConnectionClosed(error)) {
       return new GatewayError('upstream_unavailable', `${upstreamId} closed the connection during the ${phase}; the next call reconnects`, {
         retryable: true,
       });
     }
     // The JSON-RPC code is kept so a relayed resources/prompts request can answer with the server's own.
-    return new GatewayError('upstream_error', `${upstreamId} answered with an MCP error: ${error.message}`, { details: { rpcCode: error.code } });
+    return new GatewayError('upstream_error', `${upstreamId} answered with an MCP error: ${serverWords(error)}`, { details: { rpcCode: error.code } });
   }
   return new GatewayError('upstream_unavailable', `${upstreamId} could not be reached (${phase}): ${describe(error)}`, {
     retryable: true,
     cause: error,
   });
+}
+
+/**
+ * Whether this is the SDK's own "connection closed" (Protocol._onclose: code -32000, the fixed words
+ * "Connection closed", no data), not a server's reply. -32000 is also the commonest code servers
+ * send for their own failures ("quota exceeded", "bad auth"): those are answers, not a lost connection.
+ */
+function isConnectionClosed(error: McpError): boolean {
+  return error.code === McpErrorCode.ConnectionClosed && error.message === CONNECTION_CLOSED && error.data === undefined;
+}
+
+const CONNECTION_CLOSED = new McpError(McpErrorCode.ConnectionClosed, 'Connection closed').message;
+
+/**
+ * The server's own words. McpError's message starts "MCP error <code>: ", and an SDK-built server
+ * sends its McpError's message whole, so a reply arrives with that prefix twice; the code is in
+ * `details.rpcCode` (and a relayed request's JSON-RPC error), so the words are quoted bare.
+ */
+function serverWords(error: McpError): string {
+  return error.message.replace(/^(?:MCP error -?\d+: )+/, '') || `code ${error.code}, no message`;
 }
 
 /**
