@@ -18,6 +18,8 @@ import { OAUTH_CALLBACK_PATH } from '../gateway/index.js';
 export interface AdminDeps extends SessionRoutesDeps, CatalogRoutesDeps {
   /** The admin token in force (it follows the token file while the gateway runs). */
   token: CurrentToken;
+  /** Tells `listener` each time the token in force changes (returns its removal): open event streams end then. */
+  tokenChanges?: (listener: () => void) => () => void;
   log: Logger;
   /** Each dependency /readyz checks (the store, Redis when configured): undefined when it answers, else why not. */
   readiness: () => Promise<Record<string, string | undefined>>;

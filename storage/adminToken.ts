@@ -38,6 +38,8 @@ async function tightenToOwnerOnly(path: string): Promise<void> {
 /** The admin token in force, as a running gateway follows it. */
 export interface LiveAdminToken {
   current(): string;
+  /** Calls `listener` after each change of the token in force (after `onChange`); returns its removal. */
+  onChange(listener: () => void): () => void;
   stop(): void;
 }
 
@@ -53,6 +55,7 @@ const TOKEN_POLL_MS = 1000;
  */
 export function followAdminToken(file: AdminToken, onChange: (token: string) => void): LiveAdminToken {
   let token = file.token;
+  const listeners = new Set<() => void>();
   const listener = () => {
     void readFile(file.path, 'utf8').then(
       (text) => {
@@ -60,10 +63,21 @@ export function followAdminToken(file: AdminToken, onChange: (token: string) => 
         if (next.length < 32 || next === token) return;
         token = next;
         onChange(next);
+        for (const told of [...listeners]) told();
       },
       () => {},
     );
   };
   watchFile(file.path, { interval: TOKEN_POLL_MS, persistent: false }, listener);
-  return { current: () => token, stop: () => unwatchFile(file.path, listener) };
+  return {
+    current: () => token,
+    onChange: (told) => {
+      listeners.add(told);
+      return () => listeners.delete(told);
+    },
+    stop: () => {
+      unwatchFile(file.path, listener);
+      listeners.clear();
+    },
+  };
 }

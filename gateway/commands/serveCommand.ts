@@ -100,7 +100,7 @@ export async function startGateway(serveConfig: ServeConfig): Promise<RunningGat
   const adminToken = liveAdminToken(tokenFile, tokens, log);
   app.use('/mcp', requireBearer(adminToken.current, { jsonRpc: true }), mcp.router);
   app.get('/metrics', requireBearer(adminToken.current), metricsRoute(metrics));
-  app.use(await adminAppFor(runtime, storage, adminToken.current, config.log, shared));
+  app.use(await adminAppFor(runtime, storage, adminToken, config.log, shared));
   // MCP requests skip express (the same guards run in the edge); every other path is express's.
   const mcpEdge = createMcpHttpEdge({ mcp, token: adminToken.current, log, ...(hosts ? { allowedHosts: hosts } : {}) });
   const server = createServer((req, res) => void (mcpEdge(req, res) || app(req, res)));

@@ -83,7 +83,7 @@ async function serveStdioAdmin(flags: FlagValues, runtime: GatewayRuntime, stora
   const app = express();
   app.disable('x-powered-by');
   app.use(requireAllowedHost([...LOOPBACK_HOSTS, ...((flags.allowedHosts as string[] | undefined) ?? [])]));
-  app.use(await adminAppFor(runtime, storage, adminToken.current, log, shared));
+  app.use(await adminAppFor(runtime, storage, adminToken, log, shared));
   const server = createServer(app);
   answerClientErrorsAsJson(server);
   server.once('close', () => adminToken.stop());

@@ -10,7 +10,7 @@ import { FileWorkspace, ProcessGroupFiles, followAdminToken, type AdminToken, ty
 import {
   DEFAULT_EXTRACTION_LIMITS, SecretScrubber, UsageError, createGatewayRuntime, createRequestPacers, killGroup, liveChildren, randomId, reapLeftoverGroups,
   scrubbingLogger, sourceChildEnv, sourceDepsFromEnv, systemClock, type Clock, type FlagValues, type GatewayRuntime, type Logger, type ProcessGroupRecord, type SharedLiveState,
-  type CurrentToken, type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits, mirroredUrl,
+  type ExtractionLimits, type RuntimeOptions, resolveExtractionLimits, mirroredUrl,
 } from '../index.js';
 import { readinessChecks } from './readiness.js';
 import { VERSION } from './version.js';
@@ -135,10 +135,10 @@ export async function createRuntime(
  * The admin API over this runtime and storage (served by `serve`, and by `stdio --admin-port`).
  * Imported on demand: `scigate stdio` without an admin port never loads express or the admin routes.
  */
-export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: CurrentToken, log: Logger, shared?: SharedLiveState) {
+export async function adminAppFor(runtime: GatewayRuntime, storage: Storage, token: LiveAdminToken, log: Logger, shared?: SharedLiveState) {
   const { createAdminApp } = await import('../../admin/index.js');
   return createAdminApp({
-    ...storage, registry: runtime.registry, broker: runtime.broker, token, log, readiness: readinessChecks(storage, shared),
+    ...storage, registry: runtime.registry, broker: runtime.broker, token: token.current, tokenChanges: token.onChange, log, readiness: readinessChecks(storage, shared),
     events: runtime.events, clock: runtime.downstream.clock, permissionGate: runtime.permissionGate,
     customServers: runtime.customServers, selection: runtime.selection, secrets: runtime.secrets,
     ...(runtime.artifactDownloads ? { artifactDownloads: runtime.artifactDownloads } : {}),
