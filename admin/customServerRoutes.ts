@@ -17,7 +17,7 @@ export interface CustomServerRoutesDeps {
 export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   const router = Router();
   const servers = deps.customServers;
-  router.use('/mcp/servers', scrubbedJson(deps.secrets));
+  router.use('/mcp/servers', scrubbedJson(deps.secrets, restoreServerStructure));
 
   router.get('/mcp/servers', async (_req, res) => {
     // Replicas on one store: what another replica saved is live here before the list answers.
@@ -74,4 +74,19 @@ function inspectHandler(servers: CustomServers): RequestHandler<{ id: string }> 
 /** A client's whole configuration file sent to the route for one server (a common slip). */
 function isImportDocument(body: unknown): boolean {
   return typeof body === 'object' && body !== null && Object.hasOwn(body, 'mcpServers');
+}
+
+/**
+ * The fields of a server view that are the gateway's own words and numbers (its id, transport,
+ * states, limits, times), as they were before scrubbing: the admin page reads `connection.state`.
+ */
+function restoreServerStructure(scrubbed: { server?: any; servers?: any[] }, original: { server?: any; servers?: any[] }): void {
+  const restore = (view: any, before: any) => {
+    if (!view || !before) return;
+    for (const field of ['id', 'transport', 'enabled', 'timeoutSeconds', 'limits', 'authState', 'createdAt', 'updatedAt'] as const) view[field] = before[field];
+    if (view.connection && before.connection) view.connection.state = before.connection.state;
+    if (view.discovery && before.discovery) view.discovery = { ...view.discovery, state: before.discovery.state, discoveredAt: before.discovery.discoveredAt };
+  };
+  restore(scrubbed.server, original.server);
+  scrubbed.servers?.forEach((view, i) => restore(view, original.servers?.[i]));
 }

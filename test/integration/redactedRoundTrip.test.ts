@@ -51,3 +51,14 @@ describe('a PATCH that sends back what the API showed', () => {
     );
   });
 });
+
+describe("a configured value that is also one of the gateway's own words", () => {
+  it('is scrubbed from what upstreams say, not from the server states the page reads', async () => {
+    const created = await api.post('/api/mcp/servers', { name: 'flagged', transport: 'stdio', command: process.execPath, args: ['-e', ''], env: [{ key: 'FLAG', value: 'disabled' }] });
+    expect(created.status).toBe(201);
+    const { servers } = (await api.get('/api/mcp/servers')).body;
+    const flagged = servers.find((s: any) => s.id === created.body.server.id);
+    expect(flagged).toMatchObject({ transport: 'stdio', enabled: false, connection: { state: 'disabled' } });
+    expect(created.body.server.connection.state).toBe('disabled');
+  });
+});
