@@ -14,6 +14,8 @@ export interface RpcRejection extends MessageRejection {
 
 /** Checks a parsed /mcp body, a message or a batch of them (see checkRpcMessage). */
 export function checkRpcBody(body: unknown): RpcRejection | undefined {
+  // As the SDK's transport answers a body it cannot parse: an empty one is not JSON.
+  if (body === undefined) return { status: 400, code: RpcCode.ParseError, message: 'Parse error: the request has no body; POST one JSON-RPC message or a batch.', id: null };
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) {
     return { status: 400, code: RpcCode.InvalidRequest, message: 'Invalid request: an empty batch is not a JSON-RPC message.', id: null };

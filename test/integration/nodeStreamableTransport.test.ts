@@ -152,6 +152,10 @@ describe('the Node streamable HTTP transport', () => {
     const again = await post(session, { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
     expect(again.status).toBe(400);
     expect(((await again.json()) as RpcError).error.message).toMatch(/already initialized; send requests with this Mcp-Session-Id, or initialize a new session/);
+    // An empty body is no JSON: -32700, as the SDK's transport answers it.
+    const empty = await fetch(gateway.mcpUrl, { method: 'POST', headers: headers({ 'mcp-session-id': session }) });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as RpcError).error).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error: the request has no body/) });
     // The session survives its refused requests.
     // (As JSON, or as an event stream if this machine stalled past the headers hold.)
     const ping = await post(session, { jsonrpc: '2.0', id: 6, method: 'ping' });
