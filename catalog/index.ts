@@ -25,3 +25,4 @@ export { CUSTOM_SOURCE_LIMITS, effectiveCustomLimits, mergeCustomLimits, customS
 export type { CustomServerLimits, CustomServerLimitsEdit, EffectiveCustomLimits } from './customServerLimits.js';
 export { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionPatchSchema } from './connectorSelection.js';
 export type { CreateProject, PatchProject } from './connectorSelection.js';
+export { parseRetryAfterMs, MAX_RETRY_AFTER_MS } from './retryAfter.js';

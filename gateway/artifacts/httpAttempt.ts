@@ -1,3 +1,4 @@
+import { parseRetryAfterMs } from '../../catalog/index.js';
 import { GatewayError, type PartialFile } from '../core/index.js';
 import { checkDownloadUrl, type PhysicalUrl } from './downloadUrls.js';
 import type { TransferHead, WorkerTransfer } from './workerTransfer.js';
@@ -119,7 +120,7 @@ async function startOver(input: AttemptInput): Promise<void> {
 function statusError(response: TransferHead): GatewayError {
   const status = response.status;
   if (status === 429 || status === 503 || status >= 500) {
-    const retryAfterMs = retryAfterMsOf(response.header('retry-after'));
+    const retryAfterMs = parseRetryAfterMs(response.header('retry-after'), Date.now());
     return new GatewayError(status === 429 ? 'rate_limited' : 'upstream_unavailable', `The file server answered ${status}.`, {
       retryable: true,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -129,14 +130,6 @@ function statusError(response: TransferHead): GatewayError {
     return new GatewayError('not_found', `The file server answered ${status}: the file is gone. Search again for a current candidate.`);
   }
   return new GatewayError('upstream_error', `The file server answered ${status}; the download was stopped.`);
-}
-
-/** Retry-After as seconds or an HTTP date, in ms. */
-export function retryAfterMsOf(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function dropped(input: AttemptInput, error: unknown): GatewayError {

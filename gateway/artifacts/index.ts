@@ -1,7 +1,7 @@
 export { runDownload, type DownloadEnvironment, type DownloadObserver, type DownloadOutcome, type DownloadRequest } from './downloadEngine.js';
 export { checkDownloadUrl, directUrl, mirroredUrl, type PhysicalUrl } from './downloadUrls.js';
 export { verifiedSha256, type ChecksumAlgorithm, type FileDigests } from './fileHashes.js';
-export { retryAfterMsOf, MAX_REDIRECTS } from './httpAttempt.js';
+export { MAX_REDIRECTS } from './httpAttempt.js';
 export { findOfferedCandidate, type OfferedCandidate, type OfferedCandidateDeps } from './offeredCandidate.js';
 export { runDownloadJob, sizeLimitFor, type JobEnding, type JobRunnerDeps } from './downloadJobRunner.js';
 export { Destinations } from './destinations.js';

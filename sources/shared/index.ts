@@ -1,5 +1,6 @@
 // The kit a source server is written with; sources import these files directly, tests through here.
-export { ProviderError, classifyHttpStatus, parseRetryAfterMs } from './providerError.js';
+export { ProviderError, classifyHttpStatus } from './providerError.js';
+export { parseRetryAfterMs } from '../../catalog/index.js';
 export { providerFetch } from './providerFetch.js';
 export { envelope } from './envelope.js';
 export { runTool } from './toolResponses.js';

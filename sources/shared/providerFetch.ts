@@ -1,5 +1,6 @@
 import type { SourceDeps } from './sourceDefinition.js';
-import { ProviderError, classifyHttpStatus, parseRetryAfterMs } from './providerError.js';
+import { parseRetryAfterMs } from '../../catalog/index.js';
+import { ProviderError, classifyHttpStatus } from './providerError.js';
 
 /** Largest provider body a source reads; more is a provider error, not a memory problem. */
 const MAX_BODY_BYTES = 20_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfterMs } from '../../../sources/shared/providerError.js';
+import { parseRetryAfterMs } from '../../../catalog/index.js';
 import { providerFetch } from '../../../sources/shared/providerFetch.js';
 import type { SourceDeps } from '../../../sources/shared/sourceDefinition.js';
 
