@@ -44,7 +44,8 @@ async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimite
     return await limiter.acquire(giveUp.signal, { queueDepth: limits.queueDepth });
   } catch (error) {
     if (error instanceof QueueFull) {
-      throw new GatewayError('queue_full', `${sourceLabel(call.manifest)} has ${error.queued} calls queued already; try again shortly.`, { retryable: true });
+      const waiting = error.queued === 0 ? `is running ${limits.concurrency} call${limits.concurrency === 1 ? '' : 's'} and queues none` : `has ${error.queued} calls queued already`;
+      throw new GatewayError('queue_full', `${sourceLabel(call.manifest)} ${waiting}; try again shortly.`, { retryable: true });
     }
     if (call.signal.aborted) throw cancelledBy(call.signal);
     // The shared limits' engine (Redis) did not answer: its own retryable error says so.

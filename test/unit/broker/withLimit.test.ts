@@ -35,6 +35,15 @@ describe('withLimit over a limiter shared by replicas', () => {
     expect(next).not.toHaveBeenCalled();
   });
 
+  it('with a queue depth of 0, queue_full says the source queues none rather than "0 calls queued already"', async () => {
+    const { stage } = stageOver(limiterThat(async () => Promise.reject(new QueueFull(0))));
+    const call = newResolvedCall();
+    call.manifest.limits.queueDepth = 0;
+    call.manifest.limits.concurrency = 2;
+    const error = (await stage(call).catch((e: unknown) => e)) as GatewayError;
+    expect(error.message).toMatch(/ is running 2 calls and queues none; try again shortly\.$/);
+  });
+
   it("the shared engine's own error (Redis not answering) reaches the caller as it is, not as queue_timeout", async () => {
     const down = new GatewayError('storage_unavailable', 'Redis did not answer for the limit:arxiv limiter; try again shortly.', { retryable: true });
     const { stage, next } = stageOver(limiterThat(async () => Promise.reject(down)));
