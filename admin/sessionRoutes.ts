@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { sessionPatchSchema } from '../catalog/index.js';
 import {
-  GatewayError, parseInput, requireSession, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SessionStore,
+  GatewayError, parseInput, requireSession, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SecretScrubber, type SessionStore,
 } from '../gateway/index.js';
 
 export interface SessionRoutesDeps {
@@ -12,12 +12,13 @@ export interface SessionRoutesDeps {
   permissionGate: PermissionGate;
   /** Changes a Session's connector selection. */
   selection: ConnectorSelection;
+  /** Configured secrets, scrubbed from the arguments an invocation shows (its result was scrubbed before it was stored). */
+  secrets: SecretScrubber;
 }
 
 /** Sessions, their settings (approval mode, connectors) and their invocations (audit). */
 export function sessionRoutes(deps: SessionRoutesDeps): Router {
   const router = Router();
-
 
   router.get('/sessions', async (_req, res) => {
     res.json({ sessions: await deps.sessions.list() });
@@ -65,7 +66,9 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
     ]);
     res.json({
       invocation,
-      arguments: args ? JSON.parse(args.toString('utf8')) : null,
+      // As the agent sent them (the audit keeps them so); an agent that passed a configured secret
+      // along does not have it shown here.
+      arguments: args ? deps.secrets.scrubValue(JSON.parse(args.toString('utf8'))) : null,
       result: stored ? JSON.parse(stored.toString('utf8')) : null,
     });
   });

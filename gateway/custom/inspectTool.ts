@@ -32,7 +32,8 @@ export async function inspectTool(deps: InspectDeps, serverId: string, request: 
   if (!session) throw new GatewayError('not_found', `sessionId: no session ${request.sessionId.slice(0, 80)}; list them with GET /api/sessions.`);
   const entry = deps.registry.get(serverId);
   if (!entry?.enabled) throw new GatewayError('conflict', `The server ${serverId} is disabled; enable it before inspecting its tools.`);
-  const tool = entry.tools.find((t) => t.toolId === request.toolId || t.upstreamName === request.toolId);
+  // By its id, its upstream name, or the name agents see (all three are in GET /api/mcp/servers/:id).
+  const tool = entry.tools.find((t) => t.toolId === request.toolId || t.upstreamName === request.toolId || t.name === request.toolId);
   if (!tool) {
     throw new GatewayError('not_found', `toolId: ${serverId} has no discovered tool "${request.toolId.slice(0, 100)}"; see its tools in GET /api/mcp/servers/${serverId}.`);
   }

@@ -46,6 +46,13 @@ describe('the Inspector', () => {
     expect((await api.get(`/api/sessions/${sessionId}`)).body.session.connectors).toEqual(['arxiv']);
   });
 
+  it('names a tool by its id, its upstream name or the name agents call it by', async () => {
+    const echo = server.tools.find((t: any) => t.upstreamName === 'echo');
+    for (const named of [echo.toolId, echo.upstreamName, echo.name]) {
+      expect((await inspect({ sessionId, toolId: named, arguments: { message: named } })).body).toMatchObject({ ok: true, raw: { content: [{ text: `Echo: ${named}` }] } });
+    }
+  });
+
   it('the stdio program sees $NAME env values resolved from the gateway environment', async () => {
     const response = await inspect({ sessionId, toolId: toolId('get-env') });
     expect(response.body.ok).toBe(true);
@@ -53,6 +60,14 @@ describe('the Inspector', () => {
     // reference is no secret and would show as written.
     expect(JSON.parse(response.body.raw.content[0].text)).toMatchObject({ INSPECTED_VALUE: '[redacted]' });
     expect(response.text).not.toContain('resolved-at-connect-31');
+  });
+
+  it("an invocation's arguments are shown with configured secrets scrubbed, like its result", async () => {
+    const response = await inspect({ sessionId, toolId: toolId('echo'), arguments: { message: 'resolved-at-connect-31' } });
+    expect(response.body.raw.content[0].text).toBe('Echo: [redacted]');
+    const audit = await api.get(`/api/sessions/${sessionId}/invocations/${response.body.invocationId}`);
+    expect(audit.body.arguments).toEqual({ message: '[redacted]' });
+    expect(audit.text).not.toContain('resolved-at-connect-31');
   });
 
   it('a failing call is HTTP 200 with ok false and the error, and is audited too', async () => {
