@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
 import { GatewayError, parseInput, type CustomServers, type SecretScrubber } from '../gateway/index.js';
+import { onlyMethods } from './httpErrors.js';
 import { scrubbedJson } from './scrubbedJson.js';
 
 export interface CustomServerRoutesDeps {
@@ -37,6 +38,7 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
     const imported = await servers.importServers(parseInput(importServersSchema, req.body ?? {}));
     res.status(201).json({ servers: imported });
   });
+  router.all('/mcp/servers/import', onlyMethods('POST'));
   router.get('/mcp/servers/:id', (req, res) => {
     res.json({ server: servers.get(req.params.id) });
   });

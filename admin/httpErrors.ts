@@ -38,3 +38,14 @@ export function unknownRoute(router: Router): RequestHandler {
     );
   };
 }
+
+/**
+ * A 405 for a path that a parameter route would otherwise take for an id (`/mcp/servers/import`
+ * read as the server "import"): mounted before it, it answers every method but `allowed`.
+ */
+export function onlyMethods(...allowed: string[]): RequestHandler {
+  return (req, res) => {
+    res.set('Allow', allowed.join(', '));
+    sendHttpError(res, new GatewayError('method_not_allowed', `${req.baseUrl}${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`.slice(0, 300)));
+  };
+}

@@ -119,6 +119,11 @@ describe('the admin API', () => {
     const put = await fetch(`${gateway.url}/api/sessions/ses_any`, { method: 'PUT', headers: auth });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toContain('PATCH');
+    // A path a parameter route would read as an id: the import route takes POST only.
+    const listImport = await fetch(`${gateway.url}/api/mcp/servers/import`, { headers: auth });
+    expect(listImport.status).toBe(405);
+    expect(listImport.headers.get('allow')).toBe('POST');
+    expect(((await listImport.json()) as { error: { message: string } }).error.message).toBe('/api/mcp/servers/import does not take GET; it takes POST.');
     // Outside /api too; an unknown path stays a 404.
     expect((await fetch(`${gateway.url}/healthz`, { method: 'POST' })).status).toBe(405);
     expect((await fetch(`${gateway.url}/api/nothing-here`, { method: 'PUT', headers: auth })).status).toBe(404);
