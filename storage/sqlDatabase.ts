@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GatewayError, type Logger } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { Journal, parseJournal, readJournal, type JournalEntry } from './journal.js';
+import { refuseLostDatabase, unreadableDatabase } from './lostDatabase.js';
 import { bootstrapSchema, migrate } from './migrate.js';
 
 import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
@@ -55,7 +56,9 @@ export class SqlDatabase implements SqlExecutor {
     const { journal, entries } = await Journal.open(`${dbPath}.journal`, {
       log: options.log, onFailure, ...(options.now ? { now: options.now } : {}), ...(options.onJournalFsync ? { onFsync: options.onJournalFsync } : {}),
     });
-    const loaded = loadDatabase(SQL, await readDatabaseFile(dbPath), entries, Number.MAX_SAFE_INTEGER);
+    const file = await readDatabaseFile(dbPath);
+    await refuseLostDatabase(options.dataDir, dbPath, file, entries.length);
+    const loaded = loadDatabase(SQL, file, entries, Number.MAX_SAFE_INTEGER, dbPath);
     const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
     const store: SqlDatabase = new SqlDatabase(SQL, loaded.db, dbPath, options);
     store.journal = journal;
@@ -219,7 +222,7 @@ export class SqlDatabase implements SqlExecutor {
 
   /** Replaces memory with the checkpoint plus the acknowledged journal entries. */
   private reload(file: Uint8Array | undefined, journal: JournalEntry[]): void {
-    const loaded = loadDatabase(this.SQL, file, journal, this.journal.ackedSeq);
+    const loaded = loadDatabase(this.SQL, file, journal, this.journal.ackedSeq, this.dbPath);
     this.freeStatements();
     this.db.close();
     this.db = loaded.db;
@@ -233,13 +236,29 @@ async function readDatabaseFile(dbPath: string): Promise<Uint8Array | undefined>
   return readFile(dbPath).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
 }
 
-/** A database loaded from the checkpoint file plus the journal entries after it, up to `uptoSeq`. */
-function loadDatabase(SQL: SqlJsStatic, file: Uint8Array | undefined, journal: JournalEntry[], uptoSeq: number) {
-  const db = file ? new SQL.Database(file) : new SQL.Database();
-  bootstrapSchema(db);
-  const checkpointSeq = Number(db.exec("SELECT value FROM meta WHERE key = 'journal_seq'")[0]?.values[0]?.[0] ?? 0);
+/**
+ * A database loaded from the checkpoint file plus the journal entries after it, up to `uptoSeq`;
+ * a file or a line sql.js refuses is `storage_unavailable` naming it (not a bare SQL error).
+ */
+function loadDatabase(SQL: SqlJsStatic, file: Uint8Array | undefined, journal: JournalEntry[], uptoSeq: number, dbPath: string) {
+  let db: Database;
+  let checkpointSeq: number;
+  try {
+    db = file ? new SQL.Database(file) : new SQL.Database();
+    bootstrapSchema(db);
+    checkpointSeq = Number(db.exec("SELECT value FROM meta WHERE key = 'journal_seq'")[0]?.values[0]?.[0] ?? 0);
+  } catch (error) {
+    throw unreadableDatabase(dbPath, error);
+  }
   const entries = journal.filter((e) => e.seq > checkpointSeq && e.seq <= uptoSeq);
-  for (const entry of entries) db.run(entry.sql, entry.params);
+  for (const entry of entries) {
+    try {
+      db.run(entry.sql, entry.params);
+    } catch (error) {
+      db.close();
+      throw unreadableDatabase(dbPath, error, entry.seq);
+    }
+  }
   return { db, seq: Math.max(checkpointSeq, entries.at(-1)?.seq ?? 0), replayed: entries.length, fromFile: file !== undefined };
 }
 
