@@ -241,27 +241,38 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
     const out = reserve > 0 && this.soundBytes + data.length > this.allocatedBytes ? Buffer.concat([data, Buffer.alloc(reserve)]) : data;
     this.flushCount += 1;
     let syncMs: number;
+    let written = out;
     try {
       const startedAt = performance.now();
-      if (onLoop) {
-        writeAllNow(this.handle.fd, out, this.soundBytes);
-        this.loopFlushCount += 1;
-      } else {
-        await writeAll(this.handle, out, this.soundBytes);
-        if (!constants.O_DSYNC) await this.handle.datasync();
+      try {
+        await this.writeAt(out, onLoop);
+      } catch (error) {
+        // The disk has room for the lines but not for a new reserve: the lines alone are written
+        // (over whatever part of the reserve got down), and the next flush tries the reserve again.
+        if (out === data || !isOutOfSpace(error)) throw error;
+        await this.writeAt(data, onLoop);
+        written = data;
       }
       syncMs = performance.now() - startedAt;
       this.lastFlushMs = syncMs;
+      if (onLoop) this.loopFlushCount += 1;
     } catch (error) {
       this.fail(error, batch);
       return;
     }
-    this.allocatedBytes = Math.max(this.allocatedBytes, this.soundBytes + out.length);
+    this.allocatedBytes = Math.max(this.allocatedBytes, this.soundBytes + written.length);
     this.soundBytes += data.length;
     this.ackedSeq = batch.at(-1)!.seq;
     for (const p of batch) p.resolve();
     // Last and outside the try: an observer never delays a writer or reads as a failed write.
     this.options.onFsync?.(syncMs);
+  }
+
+  /** Writes `bytes` durably at the end of the acknowledged lines, on the event loop or the thread pool. */
+  private async writeAt(bytes: Buffer, onLoop: boolean): Promise<void> {
+    if (onLoop) return writeAllNow(this.handle.fd, bytes, this.soundBytes);
+    await writeAll(this.handle, bytes, this.soundBytes);
+    if (!constants.O_DSYNC) await this.handle.datasync();
   }
 
   /** Poisons the journal and refuses the batch plus everything queued behind it. */
@@ -306,6 +317,9 @@ const LOOP_WRITE_MAX_MS = 1;
 const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A full disk, a quota or a file size limit, which a write without its reserve may still fit into. */
+const isOutOfSpace = (error: unknown) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 /** Reads a journal file: the entries of its sound prefix and the bytes after it (if any). */
 export async function readJournal<E extends SequencedEntry = JournalEntry>(path: string, isEntry?: EntryCheck<E>): Promise<JournalContents<E>> {

@@ -3,6 +3,7 @@ import { appendFile, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase } from '../../storage/index.js';
+import { Journal } from '../../storage/journal.js';
 import type { Logger } from '../../gateway/core/index.js';
 import { asIfKilled } from '../fixtures/asIfKilled.js';
 import { capFileSize, recordingLogger } from './storageFaults.js';
@@ -93,5 +94,30 @@ describe('a failed journal write (full disk)', () => {
     expect(ids(reopened)).toEqual(['a0', ...acked, 'c0']);
     await reopened.checkpoint();
     await reopened.close();
+  });
+});
+
+describe('a disk with room for the lines but not for a new reserve', () => {
+  const entry = (seq: number) => ({ seq, sql: `INSERT ${seq}`, params: [] });
+  const RESERVE = 64 * 1024;
+
+  it('writes the lines alone and acknowledges them, then lays the reserve again once there is room', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-no-reserve-'));
+    const path = join(dir, 'segment.log');
+    const { log, errors } = recordingLogger();
+    const { journal } = await Journal.open(path, { log, reserveBytes: RESERVE });
+    // Room for 16 KiB: every line fits, a 64 KiB reserve never does (EFBIG, as ENOSPC on a full disk).
+    capFileSize(process.pid, 16 * 1024);
+    for (let seq = 1; seq <= 20; seq++) await journal.append(entry(seq));
+    expect(journal.failed).toBe(false);
+    expect(errors).toEqual([]);
+
+    capFileSize(process.pid, undefined);
+    await journal.append(entry(21));
+    const lines = Array.from({ length: 21 }, (_, i) => `${JSON.stringify(entry(i + 1))}\n`).join('');
+    // The 21st flush passed what was allocated and laid a whole reserve after its line.
+    expect((await stat(path)).size).toBe(lines.length + RESERVE);
+    await journal.close();
+    expect(await readFile(path, 'utf8')).toBe(lines);
   });
 });
