@@ -74,7 +74,7 @@ async function openLocked(options: OpenStorageOptions): Promise<EmbeddedStorage>
     await database.close();
     throw error;
   });
-  await moveLegacyInvocations(database, audit, options.log);
+  await moveLegacyInvocations(database, audit, options.log, options.now);
   const cas = new AuditCas(audit, new FileCas(join(options.dataDir, 'cas')));
   return {
     database,
