@@ -25,7 +25,10 @@ describe('scigate stdio answers before its runtime is built', () => {
     // The runtime can finish only now: the file is damaged, so it fails.
     await writeFile(fifo, 'not a database');
     const listed = await answerTo(running, 2);
-    expect(listed.error).toMatchObject({ code: -32603, message: `scigate could not start: cannot open the storage in ${dataDir}: file is not a database` });
+    expect(listed.error).toMatchObject({
+      code: -32603,
+      message: `scigate could not start: cannot open the storage in ${dataDir}: ${fifo} could not be read (file is not a database); restore the data directory from a backup, or move it aside and start again to begin afresh.`,
+    });
     await running.waitFor(/scigate: could not start: cannot open the storage/);
 
     send(running, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'mcp__arxiv__search', arguments: { query: 'x' } } });
