@@ -9,7 +9,7 @@ import { ArtifactDownloads, artifactDownloadTool, directUrl, mirroredUrl } from 
 import type { NativeTool } from './broker/index.js';
 import { CustomServers, type GatewayEnvironment } from './custom/index.js';
 import type { DownstreamDeps } from './listener/index.js';
-import { EventHub, type ArtifactStore, type ExtractionStore, type PermissionStore, type SessionWorkspace } from './core/index.js';
+import { EventHub, boundedWait, type ArtifactStore, type ExtractionStore, type PermissionStore, type SessionWorkspace } from './core/index.js';
 import {
   PaperExtractions, createPdfWorkers, failUnfinishedExtractions, paperExtractPdfTool, resolveExtractionLimits, type ExtractionLimits,
 } from './extraction/index.js';
@@ -114,6 +114,9 @@ export interface GatewayRuntime {
   close(): Promise<void>;
 }
 
+/** How long a close waits for the calls in flight to end once their sessions closed (they end at once when cancelled). */
+const CANCELLED_CALLS_WAIT_MS = 10_000;
+
 /** Registers the built-in sources, starts discovering their tools (see `registry.settled()`) and builds the broker. */
 export async function createGatewayRuntime(options: RuntimeOptions): Promise<GatewayRuntime> {
   const registry = new SourceRegistry({ toolPrefix: options.toolPrefix, log: options.log, clock: options.clock });
@@ -209,6 +212,9 @@ export async function createGatewayRuntime(options: RuntimeOptions): Promise<Gat
     ...(options.workspace ? { workspace: options.workspace } : {}),
     stopWork,
     close: async () => {
+      // The calls the stop cancelled (their sessions closed) finish by writing their audit rows,
+      // which must land before storage closes; a call that ignores its cancellation is not waited for long.
+      await boundedWait(broker.settled(), CANCELLED_CALLS_WAIT_MS);
       await liveness.stop();
       await customServers.close();
       await stopWork();

@@ -1,5 +1,5 @@
 import type { McpToolResult } from '../../catalog/index.js';
-import type { Cas, Clock, ConnectorSelectionReader, InvocationStore, Logger, SecretScrubber, SharedCache } from '../core/index.js';
+import { CallsInFlight, type Cas, type Clock, type ConnectorSelectionReader, type InvocationStore, type Logger, type SecretScrubber, type SharedCache } from '../core/index.js';
 import type { GatewayMetrics } from '../metrics/index.js';
 import type { PermissionGate } from '../permissions/index.js';
 import type { SourceRegistry } from '../registry/index.js';
@@ -55,6 +55,8 @@ export interface Broker {
   nativeTools(): Tool[];
   /** Running and queued calls of a source's limiter. */
   limiterState(sourceId: string): LimiterState;
+  /** Resolves once no call is running: a stop waits for the calls it cancelled to be audited before storage closes. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -75,11 +77,14 @@ function buildPipeline(deps: BrokerDeps): Handler<ToolRequest> {
 
 export function createBroker(deps: BrokerDeps): Broker {
   const handler = buildPipeline(deps);
+  const running = new CallsInFlight();
   return {
-    call: async (request) => {
-      const outcome = await handler(request);
-      return outcome.native ? { ...outcome, native: outcome.native, result: undefined } : { ...outcome, result: outcome.result!, native: undefined };
-    },
+    call: (request) =>
+      running.track(async () => {
+        const outcome = await handler(request);
+        return outcome.native ? { ...outcome, native: outcome.native, result: undefined } : { ...outcome, result: outcome.result!, native: undefined };
+      }),
+    settled: () => running.settled(),
     nativeTools: () => (deps.nativeTools ?? []).map(toListedNativeTool),
     limiterState: (sourceId) => deps.limiters.stateOf(sourceId, deps.registry.get(sourceId)?.manifest.limits.limitGroup),
   };

@@ -51,3 +51,5 @@ export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
 export type { ExtractionStore } from './extractionStore.js';
 export { compareInvocations, isAfterCursor, interruptedInvocation } from './invocationOrder.js';
 export { sharedSchemaValidator } from './sharedSchemaValidator.js';
+export { CallsInFlight } from './callsInFlight.js';
+export { boundedWait } from './boundedWait.js';

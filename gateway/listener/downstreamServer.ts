@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createSessionServer, type SessionFeatures, type SessionHandlersFactory, type SessionRequestExtra } from '../front/index.js';
-import { GatewayError, type ConnectorSelectionReader, type EventHub, type Logger, type NewId, type SessionRecord, type SessionStore, type SessionWorkspace } from '../core/index.js';
+import { GatewayError, boundedWait, type ConnectorSelectionReader, type EventHub, type Logger, type NewId, type SessionRecord, type SessionStore, type SessionWorkspace } from '../core/index.js';
 import type { Broker, ToolRequest } from '../broker/index.js';
 import type { SourceEntry, SourceRegistry } from '../registry/index.js';
 import { isSourceSelected } from '../selection/index.js';
@@ -210,13 +210,4 @@ function coalescedListChanged(registry: SourceRegistry, server: Server): () => v
       })
       .catch(() => {});
   };
-}
-
-/** Waits for `work` (its failure is reported elsewhere), at most `limitMs`. */
-async function boundedWait(work: Promise<void> | undefined, limitMs: number): Promise<void> {
-  if (!work) return;
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
-  await Promise.race([work.catch(() => {}), elapsed]);
-  clearTimeout(timer);
 }

@@ -36,6 +36,9 @@ export interface McpHttpRouter {
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** What a request still open hears when the gateway stops under it. */
+const GATEWAY_STOPPING = 'scigate is stopping: this request was cancelled (a tool call is audited as cancelled). Send it again once the gateway is back.';
+
 /** Largest /mcp request body (a tools/call with big arguments fits; a flood does not). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -118,7 +121,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     sessionCount: () => live.size,
     closeAll: async () => {
       stopped.abort();
-      await Promise.all(live.transports().map((t) => t.close().catch(() => {})));
+      await Promise.all(live.transports().map((t) => t.close(GATEWAY_STOPPING).catch(() => {})));
     },
   };
 }
@@ -172,6 +175,8 @@ async function openSession({ deps, live, project, newServer, endpoints, endpoint
     },
   });
   const server = await newServer(id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
+  // Before the server aborts its handlers: a permission request waiting in this session ends as the session's end.
+  transport.onclosing = () => void deps.permissionGate.cancelSession(id).catch(() => {});
   transport.onclose = () => {
     endpoints.delete(id);
     live.delete(id);

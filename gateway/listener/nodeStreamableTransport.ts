@@ -22,6 +22,9 @@ interface PostAnswer {
   pending: Set<RequestId>;
 }
 
+/** The JSON-RPC code of the answer a request still open gets when its session closes under it (the SDK's "connection closed"). */
+const SESSION_CLOSED = -32000;
+
 /** A second initialize in a session: the SDK's words, and what to do instead. */
 const ALREADY_INITIALIZED: TransportRefusal = {
   status: 400,
@@ -40,6 +43,8 @@ export class NodeStreamableTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  /** Told when the session starts closing, before `onclose` (see `close`). */
+  onclosing?: () => void;
 
   private started = false;
   private closed = false;
@@ -119,13 +124,23 @@ export class NodeStreamableTransport implements Transport {
     const refusal = checkSession(req.headers, this.sessionId);
     if (refusal) return this.refuse(res, refusal);
     res.writeHead(200).end();
-    await this.close();
+    await this.close('The session was closed (DELETE) while this request ran; it was cancelled.');
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the session. `onclosing` hears it first, before the server's handlers are aborted (so a
+   * waiting permission request ends as the session's end, not as the client cancelling it); with a
+   * `reason`, every request still open is answered with it as an error, rather than its stream
+   * ending with no answer at all.
+   */
+  async close(reason?: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const { stream } of this.answers.values()) stream.end();
+    this.onclosing?.();
+    for (const [id, { stream }] of this.answers) {
+      if (reason !== undefined) stream.write({ jsonrpc: '2.0', id, error: { code: SESSION_CLOSED, message: reason } }, false);
+    }
+    for (const { stream } of new Set(this.answers.values())) stream.end();
     this.answers.clear();
     this.standalone?.end();
     this.standalone = undefined;

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
+import { CallsInFlight, GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
 import { sameOriginRedirects } from './sameOriginRedirects.js';
@@ -16,7 +16,6 @@ import { lostResponseFetch } from './lostResponseFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import { messageBytesFor } from './messageBytes.js';
-import { CallsInFlight } from './callsInFlight.js';
 import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {

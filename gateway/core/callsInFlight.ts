@@ -1,4 +1,4 @@
-/** Counts a client's running calls, so that retiring it can wait for them to end. */
+/** Counts running calls, so that a close can wait for them to end (an upstream client retiring, the broker at a stop). */
 export class CallsInFlight {
   private count = 0;
   private waiting: Array<() => void> = [];
