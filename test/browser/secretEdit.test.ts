@@ -58,7 +58,7 @@ async function savedAndClosed(form: Locator): Promise<void> {
 }
 
 describe('mcp-secret-edit', () => {
-  it('keeps unchanged secrets when other fields change (value: null sent, never an empty string)', async () => {
+  it('keeps unchanged secrets when other fields change (the env list is not sent at all)', async () => {
     const { form, row, save } = await edit();
     await expect(row(0).key.inputValue()).resolves.toBe('API_KEY');
     await expect(row(0).value.inputValue()).resolves.toBe('');
@@ -67,11 +67,7 @@ describe('mcp-secret-edit', () => {
     await form.getByLabel(/Tool timeout/).fill('45');
     const patch = admin.page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/api/mcp/servers/${serverId}`));
     await save();
-    expect((await patch).postDataJSON().env).toEqual([
-      { key: 'API_KEY', value: null, originalKey: 'API_KEY' },
-      { key: 'REGION', value: null, originalKey: 'REGION' },
-      { key: 'DEBUG', value: null, originalKey: 'DEBUG' },
-    ]);
+    expect((await patch).postDataJSON()).toEqual({ timeoutSeconds: 45 });
     await savedAndClosed(form);
     await expect.poll(async () => (await storedEnv()).timeoutSeconds, PATIENT).toBe(45);
     expect((await storedEnv()).env).toEqual({ API_KEY: 'key-one', REGION: 'eu-west', DEBUG: 'yes' });
@@ -90,7 +86,14 @@ describe('mcp-secret-edit', () => {
 
     await row(0).value.fill('key-two');
     await expect(error.count()).resolves.toBe(0);
+    const patch = admin.page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(`/api/mcp/servers/${serverId}`));
     await save();
+    // The rows left alone are sent with value: null (kept), never an empty string.
+    expect((await patch).postDataJSON().env).toEqual([
+      { key: 'SERVICE_KEY', value: 'key-two', originalKey: 'API_KEY' },
+      { key: 'REGION', value: null, originalKey: 'REGION' },
+      { key: 'DEBUG', value: null, originalKey: 'DEBUG' },
+    ]);
     await savedAndClosed(form);
     await expect.poll(async () => (await storedEnv()).env, PATIENT).toEqual({ SERVICE_KEY: 'key-two', REGION: 'eu-west', DEBUG: 'yes' });
   });
