@@ -97,10 +97,17 @@ describe('approvals', () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.structuredContent)).toContain('permission_denied');
 
+    // A double click decides once: no second decision is sent, so no "already decided" error hides the first.
+    const decisions: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/decision')) decisions.push(r.url()); });
+    const toasts = page.locator('#toasts .toast.bad');
+    const badBefore = await toasts.count();
     const once = agent.callTool({ name: echoTool, arguments: { message: 'just this once' } });
-    await block.locator('article.request', { hasText: '"just this once"' }).getByRole('button', { name: 'Allow once' }).click();
+    await block.locator('article.request', { hasText: '"just this once"' }).getByRole('button', { name: 'Allow once' }).dblclick({ timeout: 60_000 });
     expect(JSON.stringify((await once).content)).toContain('Echo: just this once');
     await block.getByText('Nothing waiting.').waitFor();
+    expect(decisions).toHaveLength(1);
+    await expect(toasts.count()).resolves.toBe(badBefore);
     await expect(block.getByText('No Grants.').count()).resolves.toBe(1);
   });
 });

@@ -72,6 +72,18 @@ function sessionBlock({ session, requests, grants }, actions) {
 /** One waiting request: what, on what, with which arguments, until when; and the three decisions. */
 function requestCard(request, decide) {
   const titleId = `request-${request.id}`;
+  // One decision at a time: a second one (a double click) would be refused as already decided,
+  // and its error would hide that the first one went through.
+  const once = (decision) => () => {
+    if (buttons.some((b) => b.disabled)) return;
+    for (const b of buttons) b.disabled = true;
+    void decide(decision).finally(() => { for (const b of buttons) b.disabled = false; });
+  };
+  const buttons = [
+    h('button', { type: 'button', onclick: once('allow_once') }, 'Allow once'),
+    h('button', { type: 'button', class: 'secondary', onclick: once('allow_matching'), title: `Allow every ${request.action} on ${request.resource} in this Session` }, 'Allow same type'),
+    h('button', { type: 'button', class: 'danger', onclick: once('deny') }, 'Deny'),
+  ];
   return h('article', { class: 'request', 'aria-labelledby': titleId, dataset: { requestId: request.id } },
     h('h4', { id: titleId }, `${request.toolName} wants to run`),
     h('dl', {},
@@ -80,8 +92,5 @@ function requestCard(request, decide) {
       h('dt', {}, 'Asked'), h('dd', {}, when(request.createdAt)),
       h('dt', {}, 'Expires'), h('dd', {}, when(request.expiresAt))),
     h('pre', { class: 'preview', 'aria-label': 'Arguments' }, request.argumentsPreview),
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', onclick: () => decide('allow_once') }, 'Allow once'),
-      h('button', { type: 'button', class: 'secondary', onclick: () => decide('allow_matching'), title: `Allow every ${request.action} on ${request.resource} in this Session` }, 'Allow same type'),
-      h('button', { type: 'button', class: 'danger', onclick: () => decide('deny') }, 'Deny')));
+    h('div', { class: 'actions' }, ...buttons));
 }

@@ -9,6 +9,7 @@ export function openImport({ container, ctx, onImported }) {
   const file = h('input', { type: 'file', accept: 'application/json,.json' });
   const text = h('textarea', { rows: '10', spellcheck: 'false', placeholder: '{"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}' });
   const outcome = h('div', { class: 'import-outcome', role: 'status', 'aria-live': 'polite' });
+  const submit = h('button', { type: 'submit' }, 'Import');
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (chosen) text.value = await chosen.text();
@@ -18,10 +19,13 @@ export function openImport({ container, ctx, onImported }) {
     h('p', { class: 'hint' }, 'Imported servers start disabled. Nothing runs and no agent gets access until you test and enable them.'),
     field('JSON file', file), field('…or paste the JSON', text), outcome,
     h('div', { class: 'actions' },
-      h('button', { type: 'submit' }, 'Import'),
+      submit,
       h('button', { type: 'button', class: 'secondary', onclick: () => render(container) }, 'Close')));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    // One import at a time: a second one (a double click) would be refused as a repeat and its
+    // error would replace the first one's success.
+    if (submit.disabled) return;
     let document;
     try {
       document = JSON.parse(text.value);
@@ -30,6 +34,8 @@ export function openImport({ container, ctx, onImported }) {
       return;
     }
     const names = entryNames(document);
+    submit.disabled = true;
+    render(outcome, h('p', {}, 'Importing…'));
     try {
       const { servers } = await ctx.api('POST', '/api/mcp/servers/import', document);
       render(outcome, h('p', {}, `Imported ${servers.length} server${servers.length === 1 ? '' : 's'}, all disabled: ${servers.map((s) => s.name).join(', ')}.`));
@@ -37,6 +43,8 @@ export function openImport({ container, ctx, onImported }) {
       onImported();
     } catch (error) {
       render(outcome, importErrors(names, error));
+    } finally {
+      submit.disabled = false;
     }
   });
   render(container, form);

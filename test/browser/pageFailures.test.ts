@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+// What the page says when things go wrong or are done twice: a double-clicked import runs once, a
+// connection test the gateway never answers ends with a failure, a tool's own error result is not
+// called a success, and a VS Code file's bad entry is named as in the file.
+const errorServer = fileURLToPath(new URL('../fixtures/servers/secretEchoServer.mjs', import.meta.url));
+let gateway: TestGateway;
+let api: AdminApi;
+let browser: AdminBrowser;
+let admin: AdminPage;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  browser = await launchAdminBrowser();
+  admin = await browser.open(gateway);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.dispose();
+});
+
+describe('the page when things go wrong', () => {
+  it('imports once on a double click, and shows that import\'s success', async () => {
+    const { page } = admin;
+    const imports: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/mcp/servers/import')) imports.push(r.url()); });
+    await page.getByRole('button', { name: 'Import JSON' }).click();
+    await page.getByLabel('…or paste the JSON').fill(JSON.stringify({ mcpServers: { once: { command: 'node', args: ['server.js'] } } }));
+    await page.getByRole('button', { name: 'Import', exact: true }).dblclick();
+    const outcome = page.locator('.import-outcome');
+    await outcome.getByText(/Imported 1 server, all disabled: once/).waitFor();
+    await page.locator('article.server', { hasText: 'once' }).waitFor();
+    expect(imports).toHaveLength(1);
+    await expect(outcome.getByRole('alert').count()).resolves.toBe(0);
+    expect((await api.get('/api/mcp/servers')).body.servers.map((s: any) => s.name)).toEqual(['once']);
+  });
+});
