@@ -40,4 +40,16 @@ describe('the page when things go wrong', () => {
     await expect(outcome.getByRole('alert').count()).resolves.toBe(0);
     expect((await api.get('/api/mcp/servers')).body.servers.map((s: any) => s.name)).toEqual(['once']);
   });
+
+  it('names the bad entry of a VS Code file ({"servers": …}) as the file does, beside its other entries', async () => {
+    const { page } = admin;
+    await page.getByLabel('…or paste the JSON').fill(JSON.stringify({ servers: { vs1: { type: 'stdio' }, vs2: { type: 'stdio', command: 'node' } } }));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.locator('.import-outcome');
+    await expect(outcome.getByRole('alert').innerText()).resolves.toContain('the entry "vs1" has an error');
+    await expect(outcome.locator('li[data-entry="vs1"]').innerText()).resolves.toMatch(/command/);
+    await expect(outcome.locator('li[data-entry="vs2"]').innerText()).resolves.toMatch(/not imported/);
+    await expect(outcome.innerText()).resolves.not.toContain('mcpServers');
+    await page.getByRole('button', { name: 'Close' }).click();
+  });
 });

@@ -1,9 +1,9 @@
 import { field, h, render } from './dom.js';
 
 /**
- * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, VS Code, the MCP Inspector). The gateway checks the
- * whole batch and saves all or nothing, every entry disabled; the page lists each entry with its
- * own error, so one bad entry is easy to find.
+ * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, the MCP Inspector) or VS Code's
+ * `{"servers": {…}}`. The gateway checks the whole batch and saves all or nothing, every entry
+ * disabled; the page lists each entry with its own error, so one bad entry is easy to find.
  */
 export function openImport({ container, ctx, onImported }) {
   const file = h('input', { type: 'file', accept: 'application/json,.json' });
@@ -51,18 +51,28 @@ export function openImport({ container, ctx, onImported }) {
   text.focus();
 }
 
-function entryNames(document) {
-  const servers = document && typeof document === 'object' ? document.mcpServers : undefined;
-  return servers && typeof servers === 'object' && !Array.isArray(servers) ? Object.keys(servers) : [];
+/** VS Code's mcp.json names the list `servers`; the others `mcpServers`. */
+function listKey(document) {
+  return document && typeof document === 'object' && !('mcpServers' in document) && 'servers' in document ? 'servers' : 'mcpServers';
 }
 
-/** The gateway names the failing entry in the field path (`mcpServers.<name>.<field>`). */
-function importErrors(names, error) {
+function entryNames(document) {
+  const key = listKey(document);
+  const servers = document && typeof document === 'object' ? document[key] : undefined;
+  return { key, names: servers && typeof servers === 'object' && !Array.isArray(servers) ? Object.keys(servers) : [] };
+}
+
+/**
+ * The gateway names the failing entry in the field path (`mcpServers.<name>.<field>`), whichever
+ * key the file used; the page says it with the file's own key.
+ */
+function importErrors({ key, names }, error) {
   const fieldPath = typeof error.details?.field === 'string' ? error.details.field : '';
   const culprit = names.filter((n) => fieldPath === `mcpServers.${n}` || fieldPath.startsWith(`mcpServers.${n}.`)).sort((a, b) => b.length - a.length)[0];
-  const message = culprit ? error.message.replace(`mcpServers.${culprit}`, '').replace(/^[.:\s]+/, '') : error.message;
+  const said = key === 'mcpServers' ? error.message : error.message.replace(/\bmcpServers\b/g, key);
+  const message = culprit ? said.replace(`${key}.${culprit}`, '').replace(/^[.:\s]+/, '') : said;
   return h('div', { class: 'import-errors' },
-    h('p', { class: 'error', role: 'alert' }, culprit ? `Nothing was imported: the entry "${culprit}" has an error.` : `Nothing was imported: ${error.message}`),
+    h('p', { class: 'error', role: 'alert' }, culprit ? `Nothing was imported: the entry "${culprit}" has an error.` : `Nothing was imported: ${said}`),
     names.length ? h('ul', { class: 'import-entries' }, ...names.map((name) => h('li', { class: name === culprit ? 'error' : 'muted', dataset: { entry: name } },
       h('strong', {}, name), name === culprit ? `: ${message}` : ': not imported (the batch is saved all or nothing)'))) : null);
 }
