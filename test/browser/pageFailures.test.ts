@@ -52,4 +52,21 @@ describe('the page when things go wrong', () => {
     await expect(outcome.innerText()).resolves.not.toContain('mcpServers');
     await page.getByRole('button', { name: 'Close' }).click();
   });
+
+  it('ends "Testing…" with the failure when the gateway does not answer', async () => {
+    const { page } = admin;
+    const card = page.locator('article.server', { hasText: 'once' });
+    await page.route('**/api/mcp/servers**', (route) => route.abort('connectionrefused'));
+    try {
+      await card.getByRole('button', { name: 'Test connection' }).click();
+      const box = card.locator('.test-result');
+      await expect.poll(() => box.innerText(), PATIENT).toMatch(/did not complete: The gateway did not answer/);
+      await expect(box.innerText()).resolves.not.toMatch(/Testing/);
+    } finally {
+      await page.unroute('**/api/mcp/servers**');
+      // The browser logs the refused connections this test caused; any other problem still counts.
+      const others = admin.problems.filter((p) => !/ERR_CONNECTION_REFUSED/.test(p));
+      admin.problems.splice(0, admin.problems.length, ...others);
+    }
+  });
 });

@@ -10,10 +10,19 @@ const path = (server, tail = '') => `/api/mcp/servers/${encodeURIComponent(serve
 export function serverActions(ctx, refresh) {
   return {
     async test(server) {
-      const box = document.getElementById(`server-${server.id}-result`);
-      render(box, h('p', {}, `Testing ${server.name}…`));
-      const result = await ctx.api('POST', path(server, '/test'));
-      render(box, testResult(result));
+      // The list may be redrawn while the test runs: draw into the card's box as it is then.
+      const box = () => document.getElementById(`server-${server.id}-result`) ?? h('div');
+      render(box(), h('p', {}, `Testing ${server.name}…`));
+      let result;
+      try {
+        result = await ctx.api('POST', path(server, '/test'));
+      } catch (error) {
+        // Said in the box that said "Testing…", which must not go on saying it; no redraw, which would draw the last test over it.
+        render(box(), h('p', { class: 'error' }, `The test of ${server.name} did not complete: ${error.message}`));
+        ctx.toast(`${server.name}: ${error.message}`, 'bad');
+        return;
+      }
+      render(box(), testResult(result));
       await refresh();
     },
     async toggle(server) {
