@@ -69,4 +69,28 @@ describe('the page when things go wrong', () => {
       admin.problems.splice(0, admin.problems.length, ...others);
     }
   });
+
+  it('says the tool reported an error when a call succeeded with an isError result', async () => {
+    const { page } = admin;
+    const created = await api.post('/api/mcp/servers', {
+      name: 'complainer', transport: 'stdio', command: process.execPath, args: [errorServer], env: [{ key: 'ECHO_SECRET', value: 'not-a-real-secret' }], enabled: true,
+    });
+    expect(created.status).toBe(201);
+    await gateway.connect({ name: 'inspecting-agent' });
+    const session = await api.sessionOf('inspecting-agent');
+    await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
+    const card = page.locator('article.server', { hasText: 'complainer' });
+    await card.getByText(/^Details: 1 tool for agents$/).waitFor({ timeout: 60_000 });
+    await card.getByText(/^Details:/).click();
+    await card.getByRole('button', { name: 'Open leak in the Inspector' }).click();
+    await page.getByRole('heading', { name: 'Inspector' }).waitFor();
+    await page.getByLabel('Session', { exact: true }).selectOption(session.id);
+    await page.getByRole('button', { name: 'Run' }).click();
+    const output = page.locator('.inspector-output');
+    await output.locator('.outcome').waitFor({ timeout: 60_000 });
+    await expect(output.locator('.outcome').innerText()).resolves.toMatch(/tool reported an error/);
+    await expect(output.locator('.outcome').innerText()).resolves.not.toMatch(/success/);
+    await expect(output.innerText()).resolves.toMatch(/The call itself succeeded, but the tool answered with an error result/);
+    await admin.check('inspector-tool-error');
+  });
 });
