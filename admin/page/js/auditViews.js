@@ -10,8 +10,14 @@ export function sessionsTable(sessions, { recent, selected, onSelect }) {
       cell('Session', h('button', { type: 'button', class: 'link', 'aria-pressed': s.id === selected ? 'true' : 'false', onclick: () => onSelect(s.id) }, s.id.slice(0, 16))),
       cell('Project', s.projectId), cell('Client', `${s.clientName ?? '—'} ${s.clientVersion ?? ''}`),
       cell('Approval mode', s.approvalMode === 'always_allow' ? 'always allow' : 'ask for dangerous'),
-      cell('Calls', recent.has(s.id) ? String(recent.get(s.id).length) : '—'),
+      cell('Calls', callCount(recent.get(s.id))),
       cell('Started', when(s.createdAt)), cell('State', s.endedAt ? `ended ${when(s.endedAt)}` : 'active')))));
+}
+
+/** A Session's call count; "N+" when the page stopped counting (see audit.js). */
+function callCount(recent) {
+  if (!recent) return '—';
+  return `${recent.invocations.length}${recent.more ? '+' : ''}`;
 }
 
 /** One Session's invocations; `onShow(id)` opens one's detail. */
