@@ -98,6 +98,15 @@ describe('mcp-secret-edit', () => {
     await expect.poll(async () => (await storedEnv()).env, PATIENT).toEqual({ SERVICE_KEY: 'key-two', REGION: 'eu-west', DEBUG: 'yes' });
   });
 
+  it('keeps a typed value out of the page\'s HTML when rows are redrawn', async () => {
+    const { form, row } = await edit();
+    await row(0).value.fill('typed-secret-value');
+    await form.getByRole('button', { name: 'Add environment variable' }).click();
+    await expect(row(0).value.inputValue()).resolves.toBe('typed-secret-value');
+    await expect(admin.page.content()).resolves.not.toContain('typed-secret-value');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('a swap of two saved names needs both values again', async () => {
     const { form, row } = await edit();
     await row(1).key.fill('DEBUG');

@@ -45,7 +45,9 @@ export function createSecretRows({ legend, rows, caseless }) {
     const keyId = nextId('key');
     const valueId = nextId('value');
     const keyInput = h('input', { id: keyId, value: row.key, autocomplete: 'off', spellcheck: 'false', class: 'secret-key' });
-    const valueInput = h('input', { id: valueId, type: 'password', autocomplete: 'new-password', value: row.typed, disabled: row.cleared, class: 'secret-value' });
+    const valueInput = h('input', { id: valueId, type: 'password', autocomplete: 'new-password', disabled: row.cleared, class: 'secret-value' });
+    // The property, not h()'s attribute: a typed secret must never be written into the page's HTML.
+    valueInput.value = row.typed;
     const hint = h('p', { class: 'hint', id: `${valueId}-hint` });
     const error = h('p', { class: 'error', id: `${valueId}-error`, role: 'alert', hidden: true });
     valueInput.setAttribute('aria-describedby', `${hint.id} ${error.id}`);
