@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { PATIENT, launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+// The server cards on a phone: a long name wraps instead of widening every card past the screen.
+const LONG_NAME = 'x'.repeat(100);
+let gateway: TestGateway;
+let api: AdminApi;
+let browser: AdminBrowser;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  browser = await launchAdminBrowser();
+  // Never started: a command that exits is enough for cards that are only drawn, enabled and deleted.
+  for (const name of [LONG_NAME, 'alpha', 'beta']) {
+    expect((await api.post('/api/mcp/servers', { name, transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(0)'] })).status).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.dispose();
+});
+
+const focused = (page: any) => page.evaluate(() => {
+  const active = (globalThis as any).document.activeElement;
+  return { text: active?.textContent ?? '', card: active?.closest('article.server')?.querySelector('h3')?.textContent ?? null };
+});
+
+describe('server cards', () => {
+  it('wrap a 100-character name within a 375 px screen', async () => {
+    const narrow = await browser.open(gateway, { width: 375 });
+    await narrow.page.locator('article.server', { hasText: 'alpha' }).waitFor();
+    const widths = await narrow.page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      return { overflow: doc.documentElement.scrollWidth - doc.documentElement.clientWidth, cards: [...doc.querySelectorAll('article.server')].map((c: any) => c.getBoundingClientRect().right) };
+    });
+    expect(widths.overflow).toBeLessThanOrEqual(0);
+    for (const right of widths.cards) expect(right).toBeLessThanOrEqual(375);
+    await narrow.check('servers-long-name');
+    await narrow.context.close();
+  });
+});
