@@ -108,6 +108,9 @@ describe('approvals', () => {
     await block.getByText('Nothing waiting.').waitFor();
     expect(decisions).toHaveLength(1);
     await expect(toasts.count()).resolves.toBe(badBefore);
+    // The decided card is gone; keyboard focus stays in its Session's block, not back at the page's start.
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.closest('section.session-approvals')?.dataset.sessionId ?? null), PATIENT)
+      .toBe(session.id);
     await expect(block.getByText('No Grants.').count()).resolves.toBe(1);
   });
 });

@@ -3,7 +3,8 @@ import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { PATIENT, launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
-// The server cards on a phone: a long name wraps instead of widening every card past the screen.
+// The server cards on a phone and from the keyboard: a long name wraps instead of widening every
+// card past the screen, and an action that redraws the list leaves focus on the card, not the page.
 const LONG_NAME = 'x'.repeat(100);
 let gateway: TestGateway;
 let api: AdminApi;
@@ -41,5 +42,23 @@ describe('server cards', () => {
     for (const right of widths.cards) expect(right).toBeLessThanOrEqual(375);
     await narrow.check('servers-long-name');
     await narrow.context.close();
+  });
+
+  it('keep keyboard focus on the card after an action redraws the list, and move it to the next card after a delete', async () => {
+    const admin = await browser.open(gateway);
+    const { page } = admin;
+    const alpha = page.locator('article.server', { hasText: 'alpha' });
+    await alpha.getByRole('button', { name: 'Enable alpha' }).focus();
+    await page.keyboard.press('Enter');
+    await alpha.getByRole('button', { name: 'Disable alpha' }).waitFor();
+    await expect.poll(() => focused(page), PATIENT).toEqual({ text: 'Disable alpha', card: 'alpha' });
+
+    await alpha.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await alpha.waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page), PATIENT).toEqual({ text: 'Delete', card: 'beta' });
+    await admin.check('servers-focus-after-delete');
+    await admin.context.close();
   });
 });

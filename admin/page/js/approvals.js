@@ -1,5 +1,10 @@
 import { h, render, when } from './dom.js';
+import { focusSpot, restoreFocus } from './focusSpot.js';
 import { sessionLabel } from './labels.js';
+
+// Focus is kept per waiting request, else per Session block (its switch, its Grants).
+const ITEM = 'article.request, section.session-approvals';
+const itemKey = (el) => el.dataset.requestId ?? `session:${el.dataset.sessionId}`;
 
 /**
  * Approvals (seed §8): each active Session's waiting permission requests as cards (live through
@@ -33,8 +38,10 @@ export function createApprovalsPanel(ctx) {
     const blocks = await Promise.all(sessions.map((session) => sessionApprovals(ctx, session)));
     const pending = blocks.reduce((n, b) => n + b.requests.requests.length, 0);
     count.textContent = pending ? `(${pending} waiting)` : '';
+    const spot = focusSpot(root, ITEM, itemKey);
     render(root, blocks.length === 0 ? h('p', { class: 'muted' }, 'No active Sessions. Approvals appear here when an agent asks for a dangerous action.')
       : blocks.map((block) => sessionBlock(block, actions)));
+    restoreFocus(root, spot, { itemSelector: ITEM, keyOf: itemKey });
   }
 
   // Draws run one after another, so a burst of events never interleaves two renders.
@@ -73,11 +80,13 @@ function sessionBlock({ session, requests, grants }, actions) {
 function requestCard(request, decide) {
   const titleId = `request-${request.id}`;
   // One decision at a time: a second one (a double click) would be refused as already decided,
-  // and its error would hide that the first one went through.
+  // and its error would hide that the first one went through. aria-disabled, not disabled: a
+  // disabled button drops keyboard focus to the page before the redraw could put it back.
+  const busy = (on) => { for (const b of buttons) b.setAttribute('aria-disabled', String(on)); };
   const once = (decision) => () => {
-    if (buttons.some((b) => b.disabled)) return;
-    for (const b of buttons) b.disabled = true;
-    void decide(decision).finally(() => { for (const b of buttons) b.disabled = false; });
+    if (buttons.some((b) => b.getAttribute('aria-disabled') === 'true')) return;
+    busy(true);
+    void decide(decision).finally(() => busy(false));
   };
   const buttons = [
     h('button', { type: 'button', onclick: once('allow_once') }, 'Allow once'),

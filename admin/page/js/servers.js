@@ -1,9 +1,13 @@
 import { h, render } from './dom.js';
+import { focusSpot, restoreFocus } from './focusSpot.js';
 import { oauthActions } from './oauthActions.js';
 import { serverActions } from './serverActions.js';
 import { serverCard } from './serverCard.js';
 import { openServerEditor } from './serverEditor.js';
 import { openImport } from './serverImport.js';
+
+const CARD = 'article.server';
+const serverKey = (card) => card.dataset.serverId;
 
 /** The custom servers panel: list, add/edit, import, test, enable, restart, delete, tool acceptance, OAuth. */
 export function createServersPanel(ctx) {
@@ -23,8 +27,9 @@ export function createServersPanel(ctx) {
     if (mine !== asked) return;
     servers = answer;
     for (const id of pendingLogins.keys()) if (servers.find((s) => s.id === id)?.authState !== 'authorizing') pendingLogins.delete(id);
-    // Keep the details a user opened open across redraws.
+    // Keep the details a user opened open across redraws, and keyboard focus where it was.
     for (const el of list.querySelectorAll('article.server')) if (el.querySelector('details.server-details')?.open) open.add(el.dataset.serverId);
+    const spot = focusSpot(list, CARD, serverKey);
     render(list, servers.length === 0
       ? h('p', { class: 'muted' }, 'No custom servers yet. Add one, or import a Claude Desktop / Cursor / VS Code "mcpServers" file.')
       : servers.map((server) => serverCard(server, act, { oauth: ctx.features?.oauth ? { pending: pendingLogins.get(server.id) } : null })));
@@ -33,6 +38,7 @@ export function createServersPanel(ctx) {
       if (details) details.open = true;
     }
     open.clear();
+    restoreFocus(list, spot, { itemSelector: CARD, keyOf: serverKey, fallback: document.getElementById('server-add') });
     ctx.customServers = servers;
     ctx.onServers?.(servers);
   };
