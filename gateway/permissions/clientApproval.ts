@@ -39,7 +39,7 @@ export function elicitationForm(request: PermissionRequestRecord): ElicitRequest
 /**
  * The decision an elicitation answer carries: `accept` with a valid choice is that choice, an
  * explicit `decline` is a deny, and `cancel` (dismissed) is no decision — the request keeps waiting
- * for the admin path.
+ * for the admin path, or ends at once where there is none (`scigate stdio` without --admin-port).
  */
 export function decisionFromElicitation(result: ElicitResult): PermissionDecision | undefined {
   if (result.action === 'decline') return 'deny';

@@ -9,6 +9,7 @@ import type { DangerousAction } from './dangerousActions.js';
 import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
+import { dismissedWithNobodyElse, nobodyToAsk } from './unansweredErrors.js';
 
 /** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
@@ -237,7 +238,11 @@ export class PermissionGate {
     if (input.signal.aborted) onAbort();
     else input.signal.addEventListener('abort', onAbort, { once: true, signal: stop });
     input.askClient?.(waiter.request, stop).then(
-      (decision) => decision && this.decide(id, decision, { via: 'elicitation' }).catch(() => {}),
+      (decision) => {
+        if (decision) return this.decide(id, decision, { via: 'elicitation' }).catch(() => {});
+        // Dismissed: with an admin API the request waits for it (documented); without, nobody else can decide.
+        if (this.deps.adminApproval === false) return this.endUnanswered(id, 'cancelled', 'elicitation', dismissedWithNobodyElse(input, id));
+      },
       (error: unknown) => !stop.aborted && this.deps.log.warn({ err: error, requestId: id }, 'asking in the client failed; the admin API can still decide'),
     );
   }
@@ -359,7 +364,6 @@ export class PermissionGate {
     return resolutionOf({ status, basis, via, at: this.nowIso() }, authorization);
   }
 
-  /** Appends one single-use authorization. */
   /** Appends one authorization; resolves once it is durable, or at once when `onDurable` takes the write. */
   private async appendAuthorization(
     a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>,
@@ -378,17 +382,6 @@ export class PermissionGate {
 }
 
 /** Creates the gate; `approvalTimeoutMs` is checked here. */
-/** Waiting would only end in the client's own timeout: say at once how the user can approve. */
-function nobodyToAsk(input: AuthorizeInput): GatewayError {
-  return new GatewayError(
-    'permission_denied',
-    `Nobody can approve ${input.action.action} ${input.action.resource}: this MCP client does not support elicitation and scigate runs ` +
-      'without an admin API. Restart scigate stdio with --admin-port <port> and approve it on the admin page, or set the Session\'s ' +
-      'approval mode to always_allow there (PATCH /api/sessions/<id> {"approvalMode":"always_allow"}); then call the tool again.',
-    { details: { sessionId: input.sessionId } },
-  );
-}
-
 export function createPermissionGate(deps: PermissionGateDeps): PermissionGate {
   return new PermissionGate(deps);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type ClientCapabilities, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, REPO_ROOT } from '../fixtures/cliProcess.js';
 import { useCliJourney } from '../fixtures/cliJourney.js';
 import { everythingStdio } from '../fixtures/custom/everythingServer.js';
@@ -12,8 +13,8 @@ import { sharedSchemaValidator } from '../../gateway/core/index.js';
 const fidelityServer = fileURLToPath(new URL('../fixtures/servers/fidelityServer.mjs', import.meta.url));
 const j = useCliJourney();
 
-async function stdioClient(args: string[]): Promise<Client> {
-  const client = new Client({ name: 'stdio-fidelity', version: '1.0.0' }, { jsonSchemaValidator: sharedSchemaValidator });
+async function stdioClient(args: string[], capabilities: ClientCapabilities = {}): Promise<Client> {
+  const client = new Client({ name: 'stdio-fidelity', version: '1.0.0' }, { capabilities, jsonSchemaValidator: sharedSchemaValidator });
   const env = { ...j.arxivEnv(), SCIGATE_LOG_LEVEL: 'warn', PATH: process.env.PATH ?? '' };
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'stdio', ...args], env, cwd: REPO_ROOT, stderr: 'pipe' }));
   j.clients.push(client);
@@ -51,6 +52,27 @@ describe('scigate stdio with an enabled custom server', () => {
     expect(error.code).toBe('permission_denied');
     expect(error.message).toContain('--admin-port');
     expect(error.message).toContain('always_allow');
+  });
+});
+
+describe('scigate stdio without --admin-port, asking in the agent\'s client', () => {
+  it('a question the user dismisses, or answers without a decision, ends the call at once, saying how to approve', async () => {
+    const dir = await dataDirWithServer({ name: 'everything', ...everythingStdio(), enabled: true });
+    const agent = await stdioClient(['--data-dir', dir], { elicitation: { form: {} } });
+    const answers: ElicitResult[] = [{ action: 'cancel' }, { action: 'accept', content: { note: 'no decision here' } }];
+    let asked = 0;
+    agent.setRequestHandler(ElicitRequestSchema, async () => answers[asked++]!);
+    await agent.listTools();
+    for (let i = 0; i < answers.length; i++) {
+      // Without an end here the call would wait out the 15-minute approval timeout: fail long before.
+      const refused = (await agent.callTool({ name: 'mcp__everything__echo', arguments: { message: 'hi' } }, undefined, { timeout: 15_000 })) as any;
+      expect(refused.isError).toBe(true);
+      const error = refused.structuredContent.error;
+      expect(error.code).toBe('permission_denied');
+      expect(error.message).toContain('dismissed the approval question for mcp__everything__echo');
+      expect(error.message).toContain('--admin-port');
+      expect(asked).toBe(i + 1);
+    }
   });
 });
 

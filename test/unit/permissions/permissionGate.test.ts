@@ -316,4 +316,16 @@ describe('PermissionGate with a client that can be asked (elicitation)', () => {
     expect((await dismissed.promise).via).toBe('admin');
     expect((await failed.promise).via).toBe('admin');
   });
+
+  it('without an admin API, a question dismissed in the client ends the wait at once, saying how to approve', async () => {
+    const h = await createGateHarness({ adminApproval: false });
+    const call = ask(h, { askClient: async () => undefined });
+    // Nothing else would end it: the fake clock never reaches the approval timeout.
+    await vi.waitFor(() => expect(call.done).toBe(true));
+    const refused = await call.promise.catch((error: unknown) => error as GatewayError);
+    expect(refused).toMatchObject({ code: 'permission_denied', retryable: false });
+    expect((refused as GatewayError).message).toMatch(/dismissed the approval question for mcp__notes__write_note.*--admin-port/s);
+    expect(h.store.requests).toEqual([expect.objectContaining({ status: 'cancelled', resolvedVia: 'elicitation', authorizationId: null })]);
+    expect(h.store.authorizations).toEqual([]);
+  });
 });

@@ -1,0 +1,33 @@
+import { GatewayError } from '../core/index.js';
+
+/** The part of an AuthorizeInput these messages read (declared here: the gate imports this file). */
+interface UnansweredCall {
+  sessionId: string;
+  toolName: string;
+  action: { action: string; resource: string };
+}
+
+/** Waiting would only end in the client's own timeout: say at once how the user can approve. */
+export function nobodyToAsk(input: UnansweredCall): GatewayError {
+  return new GatewayError(
+    'permission_denied',
+    `Nobody can approve ${input.action.action} ${input.action.resource}: this MCP client does not support elicitation and scigate runs ` +
+      'without an admin API. Restart scigate stdio with --admin-port <port> and approve it on the admin page, or set the Session\'s ' +
+      'approval mode to always_allow there (PATCH /api/sessions/<id> {"approvalMode":"always_allow"}); then call the tool again.',
+    { details: { sessionId: input.sessionId } },
+  );
+}
+
+/**
+ * The question in the client ended without a decision and no admin API exists to decide instead:
+ * waiting on would only end in the approval timeout, long after the client gave up on the call.
+ */
+export function dismissedWithNobodyElse(input: UnansweredCall, requestId: string): GatewayError {
+  return new GatewayError(
+    'permission_denied',
+    `The user dismissed the approval question for ${input.toolName} without deciding, and nobody else ` +
+      'can decide (scigate runs without an admin API); the action did not run. Ask the user to choose Allow when the question appears ' +
+      'and call the tool again, or restart scigate stdio with --admin-port <port> to decide on the admin page.',
+    { details: { sessionId: input.sessionId, requestId } },
+  );
+}
