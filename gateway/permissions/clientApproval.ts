@@ -3,8 +3,9 @@ import type { PermissionDecision, PermissionRequestRecord } from '../core/index.
 
 /**
  * Asks the human inside the agent's own MCP client. Resolves with their decision, or undefined when
- * the client gave none (dismissed the form, failed); `signal` withdraws the question because a
- * decision arrived elsewhere first.
+ * the client gave none (dismissed the form, failed); `signal` withdraws the question because the
+ * wait ended otherwise first (a decision elsewhere, the timeout, the call cancelled). It is never
+ * aborted once the client has answered (see askWhileOpen).
  */
 export type ClientApprover = (request: PermissionRequestRecord, signal: AbortSignal) => Promise<PermissionDecision | undefined>;
 
@@ -46,4 +47,22 @@ export function decisionFromElicitation(result: ElicitResult): PermissionDecisio
   if (result.action !== 'accept') return undefined;
   const chosen = result.content?.decision;
   return CHOICES.find((c) => c.const === chosen)?.const;
+}
+
+/**
+ * Asks with a signal of the question's own that follows `stop` only while the question is open. The
+ * gate aborts `stop` whenever a wait ends, and the SDK keeps its abort listener after the answer
+ * came: passing `stop` itself would cancel (notifications/cancelled) a request the client already
+ * finished, which the MCP spec forbids. A question still open is withdrawn as before.
+ */
+export async function askWhileOpen(ask: ClientApprover, request: PermissionRequestRecord, stop: AbortSignal): Promise<PermissionDecision | undefined> {
+  const question = new AbortController();
+  const withdraw = () => question.abort(stop.reason);
+  if (stop.aborted) withdraw();
+  else stop.addEventListener('abort', withdraw, { once: true });
+  try {
+    return await ask(request, question.signal);
+  } finally {
+    stop.removeEventListener('abort', withdraw);
+  }
 }

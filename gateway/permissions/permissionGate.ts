@@ -4,7 +4,7 @@ import {
   type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
   type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
 } from '../core/index.js';
-import type { ClientApprover } from './clientApproval.js';
+import { askWhileOpen, type ClientApprover } from './clientApproval.js';
 import type { DangerousAction } from './dangerousActions.js';
 import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
@@ -237,7 +237,8 @@ export class PermissionGate {
     const onAbort = () => void this.endUnanswered(id, 'cancelled', 'client', cancelledBy(input.signal));
     if (input.signal.aborted) onAbort();
     else input.signal.addEventListener('abort', onAbort, { once: true, signal: stop });
-    input.askClient?.(waiter.request, stop).then(
+    if (!input.askClient) return;
+    void askWhileOpen(input.askClient, waiter.request, stop).then(
       (decision) => {
         if (decision) return this.decide(id, decision, { via: 'elicitation' }).catch(() => {});
         // Dismissed: with an admin API the request waits for it (documented); without, nobody else can decide.

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { openEventStream, type EventStream } from '../fixtures/eventStream.js';
+import { mcpPost, rawMcpSession, readRpcStream } from '../fixtures/rawMcp.js';
 import { startDangerousHttpServer, type DangerousHttpServer } from '../fixtures/servers/dangerousHttpServer.js';
 
 interface Setup {
@@ -92,6 +93,21 @@ describe('asking inside the agent\'s own client (MCP elicitation)', () => {
     const result = (await client.callTool({ name: on.write, arguments: { text: 'no' } })) as any;
     expect(result.structuredContent.error.code).toBe('permission_denied');
     expect(upstream.calls.length).toBe(before);
+  });
+
+  it('a question answered in the client is not cancelled afterwards: no notifications/cancelled for a finished request', async () => {
+    const session = await rawMcpSession(on.gateway, `elicit-raw-${++agents}`, { elicitation: { form: {} } });
+    const call = readRpcStream(await mcpPost(on.gateway, session, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: on.write, arguments: { text: 'raw' } } }));
+    // The gateway uses up request id 0 with a ping, then asks; both on the call's own stream.
+    const ping = await call.next((m) => m.method === 'ping' && m.id !== undefined);
+    expect((await mcpPost(on.gateway, session, { jsonrpc: '2.0', id: ping.id, result: {} })).status).toBe(202);
+    const question = await call.next((m) => m.method === 'elicitation/create' && m.id !== undefined);
+    const answer = { action: 'accept', content: { decision: 'allow_once' } };
+    expect((await mcpPost(on.gateway, session, { jsonrpc: '2.0', id: question.id, result: answer })).status).toBe(202);
+    expect((await call.next((m) => m.id === 7)).result.isError).toBeFalsy();
+    // The MCP spec: a cancellation may only reference a request still in progress.
+    expect(call.messages.filter((m) => m.method === 'notifications/cancelled')).toEqual([]);
+    await call.close();
   });
 
   it('when the admin decides first, the question in the client is withdrawn (its handler is aborted)', async () => {
