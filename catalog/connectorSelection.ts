@@ -34,15 +34,21 @@ export const patchProjectSchema = z
   .partial()
   .strict();
 
+const APPROVAL_MODES = 'must be "ask_for_dangerous" or "always_allow"';
+
 /**
- * `PATCH /api/sessions/:id`: the approval mode and/or the connector selection. `never_ask` was a
- * short-lived name for `always_allow` (seed §11); it is accepted and stored as `always_allow`.
+ * `never_ask` was a short-lived name for `always_allow` (seed §11). Stored data migrates; a request
+ * is refused instead, since the name also reads as "never allow" and must not silently widen permission.
  */
+const LEGACY_NEVER_ASK =
+  `${APPROVAL_MODES}; "never_ask" is an old name that is no longer accepted here. ` +
+  'Send "always_allow" to run dangerous actions without asking, or "ask_for_dangerous" to be asked for each one';
+
+/** `PATCH /api/sessions/:id`: the approval mode and/or the connector selection. */
 export const sessionPatchSchema = z
   .object({
     approvalMode: z
-      .enum(['ask_for_dangerous', 'always_allow', 'never_ask'], { error: 'must be "ask_for_dangerous" or "always_allow"' })
-      .transform((m) => (m === 'never_ask' ? ('always_allow' as const) : m))
+      .enum(['ask_for_dangerous', 'always_allow'], { error: (issue) => (issue.input === 'never_ask' ? LEGACY_NEVER_ASK : APPROVAL_MODES) })
       .optional(),
     connectors: connectorSelectionSchema.optional(),
   })

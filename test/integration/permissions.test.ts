@@ -174,8 +174,9 @@ describe('human approval through the admin API (real SDK client, real custom ser
     expect((await decide(fresh.id, 'deny', 2)).status).toBe(409);
     expect(((await pending) as any).isError).toBeFalsy();
 
-    const legacy = await api.patch(`/api/sessions/${sessionId}`, { approvalMode: 'never_ask' });
-    expect(legacy.body.session).toMatchObject({ approvalMode: 'always_allow', permissionEpoch: 3 });
+    // The legacy never_ask migrates in stored data only: over the API it must not silently allow everything.
+    expect((await api.patch(`/api/sessions/${sessionId}`, { approvalMode: 'never_ask' })).status).toBe(400);
+    expect((await api.get(`/api/sessions/${sessionId}`)).body.session).toMatchObject({ approvalMode: 'ask_for_dangerous', permissionEpoch: 2 });
     expect((await api.patch(`/api/sessions/${sessionId}`, { approvalMode: 'sometimes' })).status).toBe(400);
     expect((await api.patch('/api/sessions/ses_nope', { approvalMode: 'always_allow' })).status).toBe(404);
   });
