@@ -9,7 +9,7 @@ import type { DangerousAction } from './dangerousActions.js';
 import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
-import { dismissedWithNobodyElse, nobodyToAsk } from './unansweredErrors.js';
+import { dismissedWithNobodyElse, expiredUnanswered, nobodyToAsk } from './unansweredErrors.js';
 
 /** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
@@ -228,10 +228,8 @@ export class PermissionGate {
   /** The three other ways a wait ends: approval timeout, cancellation, and the client's own answer. */
   private watch(waiter: Waiter, input: AuthorizeInput, stop: AbortSignal): void {
     const id = waiter.request.id;
-    const seconds = Math.round(this.approvalTimeoutMs / 1000);
-    const expired = () => new GatewayError('permission_expired', `Nobody decided permission request ${id} within ${seconds} s; the action did not run.`);
     void this.deps.clock.sleep(this.approvalTimeoutMs, AbortSignal.any([stop, input.signal])).then(
-      () => this.endUnanswered(id, 'expired', 'timeout', expired()),
+      () => this.endUnanswered(id, 'expired', 'timeout', expiredUnanswered(input, id, this.approvalTimeoutMs)),
       () => {},
     );
     const onAbort = () => void this.endUnanswered(id, 'cancelled', 'client', cancelledBy(input.signal));

@@ -4,14 +4,19 @@ import { GatewayError } from '../core/index.js';
 interface UnansweredCall {
   sessionId: string;
   toolName: string;
-  action: { action: string; resource: string };
 }
+
+/*
+ * These messages go to the agent. They name the tool as the agent called it: a custom tool's
+ * resource is its internal stable id (`mcp__custom-<hex>__…`), which the agent never saw; the
+ * PermissionRequest in the admin API keeps the action and resource.
+ */
 
 /** Waiting would only end in the client's own timeout: say at once how the user can approve. */
 export function nobodyToAsk(input: UnansweredCall): GatewayError {
   return new GatewayError(
     'permission_denied',
-    `Nobody can approve ${input.action.action} ${input.action.resource}: this MCP client does not support elicitation and scigate runs ` +
+    `Nobody can approve this call to ${input.toolName}: this MCP client does not support elicitation and scigate runs ` +
       'without an admin API. Restart scigate stdio with --admin-port <port> and approve it on the admin page, or set the Session\'s ' +
       'approval mode to always_allow there (PATCH /api/sessions/<id> {"approvalMode":"always_allow"}); then call the tool again.',
     { details: { sessionId: input.sessionId } },
@@ -28,6 +33,17 @@ export function dismissedWithNobodyElse(input: UnansweredCall, requestId: string
     `The user dismissed the approval question for ${input.toolName} without deciding, and nobody else ` +
       'can decide (scigate runs without an admin API); the action did not run. Ask the user to choose Allow when the question appears ' +
       'and call the tool again, or restart scigate stdio with --admin-port <port> to decide on the admin page.',
+    { details: { sessionId: input.sessionId, requestId } },
+  );
+}
+
+/** Nobody decided within the approval timeout; not retryable by itself, since it needs the user first. */
+export function expiredUnanswered(input: UnansweredCall, requestId: string, approvalTimeoutMs: number): GatewayError {
+  const seconds = Math.round(approvalTimeoutMs / 1000);
+  return new GatewayError(
+    'permission_expired',
+    `Nobody decided within ${seconds} s whether this call to ${input.toolName} may run (permission request ${requestId}); the action ` +
+      'did not run. Ask the user to decide it when asked, on the scigate admin page or in their MCP client, then call the tool again.',
     { details: { sessionId: input.sessionId, requestId } },
   );
 }

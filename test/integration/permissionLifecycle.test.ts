@@ -60,6 +60,11 @@ describe('approval waits on the gateway clock (fake clock, real SDK client and c
     const answer = await result;
     expect(answer.isError).toBe(true);
     expect(answer.structuredContent.error).toMatchObject({ code: 'permission_expired', retryable: false });
+    // Named as the agent called the tool, not by its internal resource, and saying what to do next.
+    expect(request.resource).toMatch(/^mcp__custom-/);
+    expect(answer.structuredContent.error.message).toContain(`this call to ${write} may run`);
+    expect(answer.structuredContent.error.message).not.toContain('mcp__custom-');
+    expect(answer.structuredContent.error.message).toMatch(/Ask the user to decide it .*admin page or in their MCP client, then call the tool again\.$/);
     const { body } = await api.get(`/api/sessions/${sessionId}/invocations/${answer.structuredContent.invocationId}`);
     expect(body.invocation).toMatchObject({ status: 'error', errorCode: 'permission_expired', authorizationId: null });
     expect((await api.get(`/api/sessions/${sessionId}/permission-requests`)).body.requests[0]).toMatchObject({ status: 'expired', resolvedVia: 'timeout' });

@@ -52,6 +52,9 @@ describe('scigate stdio with an enabled custom server', () => {
     expect(error.code).toBe('permission_denied');
     expect(error.message).toContain('--admin-port');
     expect(error.message).toContain('always_allow');
+    // The tool as the agent called it; its internal resource id (mcp__custom-<hex>__…) means nothing to the agent.
+    expect(error.message).toContain('Nobody can approve this call to mcp__fidelity__add:');
+    expect(error.message).not.toContain('mcp__custom-');
   });
 });
 
@@ -71,6 +74,7 @@ describe('scigate stdio without --admin-port, asking in the agent\'s client', ()
       expect(error.code).toBe('permission_denied');
       expect(error.message).toContain('dismissed the approval question for mcp__everything__echo');
       expect(error.message).toContain('--admin-port');
+      expect(error.message).not.toContain('mcp__custom-');
       expect(asked).toBe(i + 1);
     }
   });
