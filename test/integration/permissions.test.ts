@@ -140,6 +140,8 @@ describe('human approval through the admin API (real SDK client, real custom ser
     const denied = (await removing) as any;
     expect(denied.isError).toBe(true);
     expect(denied.structuredContent.error).toMatchObject({ code: 'permission_denied', retryable: false });
+    // Named as the agent called it, not by the gateway's internal mcp__custom-<hex>__ name.
+    expect(denied.structuredContent.error.message).toBe(`The user denied the call to ${remove}; do not retry this call.`);
     expect((await requestsOf(sessionId)).requests.find((r: any) => r.id === writeRequest.id).status).toBe('pending');
     await decide(writeRequest.id, 'allow_once');
     const allowed = (await writing) as any;

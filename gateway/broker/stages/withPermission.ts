@@ -39,7 +39,7 @@ export function withPermission(deps: PermissionDeps): Stage {
     });
     call.trail.authorized(authorization.id);
     if (!authorization.allowed) {
-      throw new GatewayError('permission_denied', `The user denied ${dangerous.action} ${dangerous.resource}; do not retry this call.`, {
+      throw new GatewayError('permission_denied', `The user denied ${askedFor(dangerous.action, dangerous.resource, call.toolName)}; do not retry this call.`, {
         details: { authorizationId: authorization.id, requestId: authorization.requestId },
       });
     }
@@ -53,9 +53,18 @@ export function withPermission(deps: PermissionDeps): Stage {
  */
 async function reportWaiting(w: { call: ResolvedCall; request: PermissionRequestRecord; waitEnded: AbortSignal; clock: Clock }): Promise<void> {
   if (!w.call.onProgress) return;
-  const message = `Waiting for the user to allow ${w.request.action} ${w.request.resource} (request ${w.request.id}).`;
+  const message = `Waiting for the user to allow ${askedFor(w.request.action, w.request.resource, w.call.toolName)} (request ${w.request.id}).`;
   for (let beat = 0; !w.waitEnded.aborted; beat++) {
     w.call.onProgress({ progress: beat, message }, 'gateway');
     await w.clock.sleep(WAITING_PROGRESS_EVERY_MS, w.waitEnded).catch(() => {});
   }
+}
+
+/**
+ * What the agent is told was asked about: a tool call by the name the agent called it (the
+ * resource is the gateway's internal name, `mcp__custom-<hex>__…`, which the agent never saw);
+ * another action (a download from a source) by its action and resource.
+ */
+function askedFor(action: string, resource: string, toolName: string): string {
+  return action === 'tool.call' ? `the call to ${toolName}` : `${action} ${resource}`;
 }

@@ -36,7 +36,7 @@ describe('progress never goes backwards (MCP: progress MUST increase)', () => {
       { timeout: 60_000, interval: 20 },
     );
     await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
-    expect(seen[0]!.message).toContain('Waiting for the user');
+    expect(seen[0]!.message).toBe(`Waiting for the user to allow the call to mcp__progress__count (request ${pending.id}).`);
     expect((await api.post(`/api/permission-requests/${pending.id}/decision`, { decision: 'allow_once' })).status).toBe(200);
     const result = (await call) as any;
     expect(result.isError).toBeFalsy();
