@@ -6,6 +6,7 @@ import type { OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
 import { loginProvider, refusalError, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
+import { providerFetch } from './providerFetch.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 
 /**
@@ -37,6 +38,8 @@ export interface OAuthManagerOptions {
   log: Logger;
   /** For discovery, registration and token requests (tests point it nowhere else: loopback only). */
   fetch?: FetchLike;
+  /** Bound of one request to the authorization server, its answer included; default `PROVIDER_TIMEOUT_MS` (15 s). */
+  providerTimeoutMs?: number;
   /** Told whenever the OAuth state or its message changes. */
   onChange?: (status: OAuthStatus) => void;
 }
@@ -126,7 +129,7 @@ export class OAuthManager {
 
   /** Begins a login: discovery, registration and PKCE in the backend; the browser only gets the URL. */
   async begin(redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string; state: string }> {
-    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.fetchFn)), ...this.withScope() };
+    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.rawFetch)), ...this.withScope() };
     const pending: PendingLogin = {
       state: randomBytes(32).toString('base64url'),
       redirectUri,
@@ -356,7 +359,13 @@ export class OAuthManager {
     return this.challenge.scope ? { scope: this.challenge.scope } : {};
   }
 
+  /** For the authorization server: bounded in time, answers read in full (see `providerFetch`). */
   private get fetchFn(): FetchLike {
+    return providerFetch(this.rawFetch, { ...(this.options.providerTimeoutMs !== undefined ? { timeoutMs: this.options.providerTimeoutMs } : {}) });
+  }
+
+  /** For the MCP server's own URL (the probe bounds itself and reads no body). */
+  private get rawFetch(): FetchLike {
     return this.options.fetch ?? ((url, init) => fetch(url, init));
   }
 

@@ -22,6 +22,8 @@ export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string
     });
   } catch (error) {
     if (error instanceof OAuthError && !(error instanceof ServerError)) return 'refused';
+    // A provider that did not answer in time says so in its own words (see providerFetch).
+    if (error instanceof GatewayError) throw error;
     throw new GatewayError('upstream_unavailable', 'The OAuth token could not be renewed now (the authorization server did not answer); try again shortly.', {
       retryable: true,
       cause: error,

@@ -1,0 +1,64 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { GatewayError } from '../../core/index.js';
+
+/**
+ * How long one request to the authorization server may take, reading its whole answer included
+ * (the probe of the MCP server uses the same bound). A login or a refresh waits on it: without a
+ * bound a provider that never answers holds the callback page and every tool call of the server
+ * for Node's own limit (about 300 s).
+ */
+export const PROVIDER_TIMEOUT_MS = 15_000;
+
+export interface ProviderFetchOptions {
+  /** Per request, headers and body; default `PROVIDER_TIMEOUT_MS`. */
+  timeoutMs?: number;
+}
+
+/**
+ * The fetch the SDK's client auth uses for discovery, registration and token requests: each
+ * request gets `timeoutMs` for the whole exchange, and its answer is read here in full, so a
+ * provider trickling bytes cannot hold the caller past the bound; the SDK then reads the copy.
+ */
+export function providerFetch(inner: FetchLike, options: ProviderFetchOptions = {}): FetchLike {
+  const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  return async (url, init) => {
+    const target = new URL(url);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      const response = await inner(url, { ...init, signal });
+      const body = await readAll(response, signal);
+      const nullBody = response.status === 204 || response.status === 304;
+      return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    } catch (error) {
+      if (deadline.aborted) {
+        throw new GatewayError('upstream_timeout', `The authorization server at ${target.origin} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}; try again, or check the server.`, {
+          retryable: true,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  };
+}
+
+async function readAll(response: Response, signal: AbortSignal): Promise<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  // Cancels the read at the deadline even where the inner fetch does not tie its body to the signal.
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      chunks.push(value);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return Buffer.concat(chunks);
+}

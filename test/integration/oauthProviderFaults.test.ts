@@ -1,0 +1,93 @@
+import type { RequestHandler } from 'express';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
+import { OAuthManager, oauthSignature } from '../../gateway/upstream/index.js';
+import { FakeClock } from '../fixtures/brokerDoubles.js';
+import { approve } from '../fixtures/oauth/oauthLogin.js';
+import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
+
+/** A misbehaving authorization server (loopback, via the fixture's hook) and what the gateway makes of it. */
+let upstream: ProtectedMcp;
+/** Requests left hanging by a hook, answered at the end so the servers can close. */
+const held: Array<() => void> = [];
+beforeAll(async () => {
+  upstream = await startProtectedMcp({ accessTtlSeconds: 120 });
+});
+afterEach(() => {
+  upstream.asHook = undefined;
+  held.splice(0).forEach((release) => release());
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+
+const TIMEOUT_MS = 300;
+const REDIRECT = 'http://127.0.0.1:9/api/mcp/oauth/callback';
+
+function memoryStore(): OAuthLoginStore & { saved: Map<string, StoredOAuthLogin> } {
+  const saved = new Map<string, StoredOAuthLogin>();
+  return { saved, load: async () => Object.fromEntries(saved), save: async (id, login) => void (login ? saved.set(id, login) : saved.delete(id)) };
+}
+
+function manager(clock = new FakeClock(), fetchFn?: typeof fetch) {
+  const config = { url: upstream.mcpUrl, transport: 'http' as const, auth: { mode: 'oauth' as const } };
+  return new OAuthManager({
+    serverId: 'custom-00000000000f', ...config, settings: config.auth, signature: oauthSignature(config), store: memoryStore(), clock, log: silentLogger,
+    providerTimeoutMs: TIMEOUT_MS, ...(fetchFn ? { fetch: fetchFn } : {}),
+  });
+}
+
+/** Answers `path` on the authorization server with `handler` (for POSTs, or GETs when `method` says so); the rest passes. */
+function onPath(path: string, handler: RequestHandler, method = 'POST'): RequestHandler {
+  return (req, res, next) => (req.path === path && req.method === method ? handler(req, res, next) : next());
+}
+
+/** Never answers (until the test ends). */
+const hang: RequestHandler = (_req, res) => {
+  held.push(() => res.destroy());
+};
+
+/** Sends the headers, then one byte every 50 ms, never finishing. */
+const trickle: RequestHandler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{');
+  const timer = setInterval(() => res.write(' '), 50);
+  held.push(() => {
+    clearInterval(timer);
+    res.destroy();
+  });
+};
+
+async function startAndApprove(oauth: OAuthManager) {
+  const { authorizationUrl } = await oauth.begin(REDIRECT);
+  const params = new URL(await approve(authorizationUrl)).searchParams;
+  return { state: params.get('state')!, code: params.get('code')! };
+}
+
+describe('a provider that does not answer in time', () => {
+  it.each([['never answers', hang], ['trickles its answer', trickle]])('a token endpoint that %s fails the code exchange within the bound and releases "authorizing"', async (_name, handler) => {
+    const oauth = manager();
+    const { state, code } = await startAndApprove(oauth);
+    upstream.asHook = onPath('/token', handler);
+    const started = Date.now();
+    await expect(oauth.finish(state, { code })).rejects.toMatchObject({
+      code: 'upstream_timeout',
+      message: expect.stringMatching(/^The authorization server at http:\/\/127\.0\.0\.1:\d+ did not answer within 300 ms; try again, or check the server\.$/),
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(oauth.status.state).toBe('required');
+  });
+
+  it('a refresh that timed out does not hold later callers: the next one refreshes once the provider recovers', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock);
+    const { state, code } = await startAndApprove(oauth);
+    await oauth.finish(state, { code });
+    clock.advance(120_000);
+    upstream.asHook = onPath('/token', hang);
+    await expect(oauth.accessToken()).rejects.toMatchObject({ code: 'upstream_timeout', message: expect.stringMatching(/did not answer within/) });
+    upstream.asHook = undefined;
+    expect(await oauth.accessToken()).toBe(upstream.provider.issued.accessTokens.at(-1));
+    expect(oauth.status.state).toBe('authorized');
+  });
+});
