@@ -1,4 +1,4 @@
-import type { CustomServerConfig } from '../../catalog/index.js';
+import type { CustomServerConfig, CustomUrlPolicy } from '../../catalog/index.js';
 import { GatewayError, canonicalJson, type Clock, type EventHub, type Logger, type OAuthLoginStore, type SecretScrubber, type StoredOAuthLogin } from '../core/index.js';
 import { OAuthManager, oauthSignature, upstreamAuthOf, type OAuthStatus, type UpstreamAuth } from '../upstream/index.js';
 
@@ -13,6 +13,8 @@ export interface CustomOAuthDeps {
   secrets: SecretScrubber;
   /** Where `custom_server.oauth` events go (the admin page's live updates). */
   events?: EventHub;
+  /** The custom-server URL policy, applied to the OAuth provider's URLs as to the MCP URL. */
+  urlPolicy?: CustomUrlPolicy;
 }
 
 /** The OAuth state a server view shows: `not_required` without OAuth. */
@@ -71,7 +73,7 @@ export class CustomOAuth {
     if (held) await this.detach(config.id, "the server's URL, transport or OAuth settings changed");
     const manager = new OAuthManager({
       serverId: config.id, url: config.url, transport: config.transport, settings: config.auth, signature, store: this.store,
-      clock: this.deps.clock, log: this.deps.log,
+      clock: this.deps.clock, log: this.deps.log, ...(this.deps.urlPolicy ? { urlPolicy: this.deps.urlPolicy } : {}),
       onChange: (status) => this.deps.events?.publish('custom_server.oauth', null, { serverId: config.id, ...viewOf(status) }),
     });
     this.managers.set(config.id, { signature, manager });

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
 import { OAuthManager, oauthSignature } from '../../gateway/upstream/index.js';
@@ -89,5 +90,64 @@ describe('a provider that does not answer in time', () => {
     upstream.asHook = undefined;
     expect(await oauth.accessToken()).toBe(upstream.provider.issued.accessTokens.at(-1));
     expect(oauth.status.state).toBe('authorized');
+  });
+});
+
+/** Records every URL the gateway asks for; a non-loopback one is failed at once (tests stay on loopback). */
+function recordingFetch(): { fetch: typeof fetch; urls: string[] } {
+  const urls: string[] = [];
+  return {
+    urls,
+    fetch: (async (url: string | URL | Request, init?: RequestInit) => {
+      urls.push(String(url));
+      if (new URL(String(url)).hostname !== '127.0.0.1') throw new TypeError('fetch failed (the test allows loopback only)');
+      return fetch(url, init);
+    }) as typeof fetch,
+  };
+}
+
+/** Serves the authorization server's real metadata with `change` applied. */
+function changedMetadata(change: (metadata: Record<string, unknown>) => void): RequestHandler {
+  return onPath('/.well-known/oauth-authorization-server', (_req, res) => {
+    const metadata = { ...createOAuthMetadata({ provider: upstream.provider, issuerUrl: new URL(upstream.issuerUrl), scopesSupported: ['mcp:read', 'mcp:write'] }) } as Record<string, unknown>;
+    change(metadata);
+    res.json(metadata);
+  }, 'GET');
+}
+
+describe('provider endpoints must be https (or loopback http)', () => {
+  it('refuses a token endpoint on plain http to another host before the login starts, naming it', async () => {
+    upstream.asHook = changedMetadata((metadata) => {
+      metadata.token_endpoint = 'http://192.0.2.2:7604/token';
+    });
+    const recorder = recordingFetch();
+    const oauth = manager(new FakeClock(), recorder.fetch);
+    await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringMatching(/the token endpoint http:\/\/192\.0\.2\.2:7604\/token: it is not https:\/\//) });
+    expect(recorder.urls.filter((url) => url.includes('192.0.2.2'))).toEqual([]);
+    expect(oauth.status.state).toBe('required');
+  });
+
+  it('refuses an authorization server the resource metadata names on plain http to another host', async () => {
+    const express = (await import('express')).default;
+    const app = express();
+    const { createServer } = await import('node:http');
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    app.post('/mcp', (_req, res) => void res.status(401).set('www-authenticate', `Bearer resource_metadata="${origin}/prm"`).end());
+    app.get('/prm', (_req, res) => void res.json({ resource: `${origin}/mcp`, authorization_servers: ['http://192.0.2.2:7604/'] }));
+    try {
+      const recorder = recordingFetch();
+      const config = { url: `${origin}/mcp`, transport: 'http' as const, auth: { mode: 'oauth' as const } };
+      const oauth = new OAuthManager({
+        serverId: 'custom-00000000000e', ...config, settings: config.auth, signature: oauthSignature(config), store: memoryStore(), clock: new FakeClock(), log: silentLogger,
+        providerTimeoutMs: TIMEOUT_MS, fetch: recorder.fetch,
+      });
+      await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringMatching(/http:\/\/192\.0\.2\.2:7604\/.*: it is not https:\/\//) });
+      expect(recorder.urls.filter((url) => url.includes('192.0.2.2'))).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -1,7 +1,8 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { OAuthSettings } from '../../../catalog/index.js';
+import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError } from '../../core/index.js';
+import { assertDiscoveredEndpoints } from './providerEndpoints.js';
 
 /** One login attempt, kept in memory only: an unfinished login restarts after a gateway restart. */
 export interface PendingLogin {
@@ -32,7 +33,7 @@ export interface PendingLogin {
  * discovery, PKCE verifier, authorization URL, tokens) is written into `pending`, nothing goes to
  * disk here, so a login that is cancelled or outdated leaves no trace.
  */
-export function loginProvider(pending: PendingLogin, settings: OAuthSettings): OAuthClientProvider {
+export function loginProvider(pending: PendingLogin, settings: OAuthSettings, urlPolicy?: CustomUrlPolicy): OAuthClientProvider {
   const preregistered: OAuthClientInformationMixed | undefined = settings.clientId
     ? { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) }
     : undefined;
@@ -76,7 +77,9 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings): O
       pending.codeSent = true;
       return pending.codeVerifier;
     },
+    // The SDK saves what discovery found before it registers or sends the browser anywhere.
     saveDiscoveryState: (state) => {
+      assertDiscoveredEndpoints(state, urlPolicy);
       pending.discovery = state;
     },
     discoveryState: () => pending.discovery,

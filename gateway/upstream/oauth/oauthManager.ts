@@ -2,29 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthSettings } from '../../../catalog/index.js';
+import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
 import { loginProvider, refusalError, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { providerFetch } from './providerFetch.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
+import type { OAuthStatus } from './oauthStatus.js';
+import { decideRefusal, loginMessage } from './refusalStatus.js';
 
-/**
- * OAuth state of a server, apart from its connection state (seed §5.5). `refused`: the server
- * still answers 403 `insufficient_scope` after a login that consented to the scope it named, so
- * asking for that consent again would loop; the admin is told to look at the account's grants.
- */
-export type OAuthState = 'required' | 'authorizing' | 'authorized' | 'expired' | 'refused';
-
-export interface OAuthStatus {
-  state: OAuthState;
-  /** What the admin should do next, never a token or a provider's raw error text. */
-  message: string;
-  /** A scope the server asked for that the current login lacks (after `insufficient_scope`). */
-  requiredScope?: string;
-  /** While authorized: when the current access token expires (ISO); a renewed token moves it, so a refresh is an event. */
-  expiresAt?: string;
-}
+export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
 export interface OAuthManagerOptions {
   serverId: string;
@@ -40,6 +27,8 @@ export interface OAuthManagerOptions {
   fetch?: FetchLike;
   /** Bound of one request to the authorization server, its answer included; default `PROVIDER_TIMEOUT_MS` (15 s). */
   providerTimeoutMs?: number;
+  /** The custom-server URL policy, also applied to the provider's URLs; without it only https-or-loopback and link-local are judged. */
+  urlPolicy?: CustomUrlPolicy;
   /** Told whenever the OAuth state or its message changes. */
   onChange?: (status: OAuthStatus) => void;
 }
@@ -143,7 +132,7 @@ export class OAuthManager {
     const before = this.current;
     this.setStatus({ state: 'authorizing', message: 'waiting for the login in the browser' });
     try {
-      const result = await auth(loginProvider(pending, this.options.settings), this.authOptions(pending.scope));
+      const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.authOptions(pending.scope));
       if (result !== 'REDIRECT' || !pending.authorizationUrl) throw new Error('the authorization server gave no authorization URL');
     } catch (error) {
       if (this.pending === pending) {
@@ -175,7 +164,7 @@ export class OAuthManager {
       throw new GatewayError(expired ? 'conflict' : 'auth_required', expired ? 'This login expired (10 minutes); start it again.' : 'The provider did not grant access; start the login again.');
     }
     try {
-      await auth(loginProvider(pending, this.options.settings), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
+      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
     } catch (error) {
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
@@ -244,23 +233,12 @@ export class OAuthManager {
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : { resourceMetadataUrl: this.challenge.resourceMetadataUrl }),
       ...(challenge.scope ? { scope: challenge.scope } : this.withScope()),
     };
-    if (response.status === 403 && challenge.error === 'insufficient_scope') {
-      const scope = challenge.scope ?? 'a wider scope';
-      // A login after this one consents to the scope: a step-up, refused again only once.
-      this.consentAsked = scope;
-      if (this.stepUp !== undefined && (challenge.scope === undefined || covers(this.stepUp, challenge.scope))) {
-        const why = `still refuses the scope "${scope}" after a login that consented to it: the provider did not grant it to this account`;
-        this.setStatus({ state: 'refused', message: `${why}. Logging in again will not help until it does; check the account's permissions, then ${this.nextStep()}`, requiredScope: scope });
-        this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} ${why}; an admin must check the account's permissions at the provider, then log in again.`);
-      } else {
-        this.setStatus({ state: 'required', message: this.loginMessage(`needs consent to the scope "${scope}"`), requiredScope: scope });
-        this.refusal = new GatewayError('insufficient_scope', `${this.options.serverId} needs consent to the scope "${scope}": log in again (POST /api/mcp/servers/${this.options.serverId}/oauth/start).`);
-      }
-    } else {
-      const why = hadToken ? 'refused the OAuth token' : 'requires an OAuth login';
-      if (this.current.state !== 'expired') this.setStatus({ state: 'required', message: this.loginMessage(why) });
-      this.refusal = new GatewayError('auth_required', `${this.options.serverId} ${why}: ${this.nextStep()}`);
-    }
+    const decided = decideRefusal({ serverId: this.options.serverId, status: response.status, challenge, hadToken, stepUp: this.stepUp });
+    // A login after a 403 consents to the scope it named: a step-up, refused again only once.
+    if (decided.consentAsked !== undefined) this.consentAsked = decided.consentAsked;
+    const keepExpired = this.current.state === 'expired' && decided.status.state === 'required' && decided.status.requiredScope === undefined;
+    if (!keepExpired) this.setStatus(decided.status);
+    this.refusal = decided.refusal;
     return this.refusal;
   }
 
@@ -361,16 +339,13 @@ export class OAuthManager {
 
   /** For the authorization server: bounded in time, answers read in full (see `providerFetch`). */
   private get fetchFn(): FetchLike {
-    return providerFetch(this.rawFetch, { ...(this.options.providerTimeoutMs !== undefined ? { timeoutMs: this.options.providerTimeoutMs } : {}) });
+    const { providerTimeoutMs, urlPolicy } = this.options;
+    return providerFetch(this.rawFetch, { ...(providerTimeoutMs !== undefined ? { timeoutMs: providerTimeoutMs } : {}), ...(urlPolicy ? { urlPolicy } : {}) });
   }
 
   /** For the MCP server's own URL (the probe bounds itself and reads no body). */
   private get rawFetch(): FetchLike {
     return this.options.fetch ?? ((url, init) => fetch(url, init));
-  }
-
-  private nextStep(): string {
-    return `log in with POST /api/mcp/servers/${this.options.serverId}/oauth/start (the admin page's Log in button).`;
   }
 
   /** A new login failed: an earlier login still in hand stays in use, and the status says so. */
@@ -379,7 +354,7 @@ export class OAuthManager {
   }
 
   private loginMessage(why: string): string {
-    return `${why}; ${this.nextStep()}`;
+    return loginMessage(this.options.serverId, why);
   }
 
   private setStatus(given: OAuthStatus): void {
@@ -390,10 +365,4 @@ export class OAuthManager {
     this.current = status;
     if (!same) this.options.onChange?.(status);
   }
-}
-
-/** True when every scope in `asked` (space-separated) is among `granted`. */
-function covers(granted: string, asked: string): boolean {
-  const held = new Set(granted.split(' ').filter(Boolean));
-  return asked.split(' ').filter(Boolean).every((scope) => held.has(scope));
 }

@@ -1,5 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CustomUrlPolicy } from '../../../catalog/index.js';
 import { GatewayError } from '../../core/index.js';
+import { assertEndpoint } from './providerEndpoints.js';
 
 /**
  * How long one request to the authorization server may take, reading its whole answer included
@@ -12,17 +14,22 @@ export const PROVIDER_TIMEOUT_MS = 15_000;
 export interface ProviderFetchOptions {
   /** Per request, headers and body; default `PROVIDER_TIMEOUT_MS`. */
   timeoutMs?: number;
+  /** The gateway's custom-server URL policy, applied to every provider URL besides https-or-loopback. */
+  urlPolicy?: CustomUrlPolicy;
 }
 
 /**
  * The fetch the SDK's client auth uses for discovery, registration and token requests: each
  * request gets `timeoutMs` for the whole exchange, and its answer is read here in full, so a
  * provider trickling bytes cannot hold the caller past the bound; the SDK then reads the copy.
+ * A URL OAuth may not use (see `refusedEndpoint`) is refused before anything is sent; the SDK
+ * follows redirects itself (within the origin), so each hop comes through here too.
  */
 export function providerFetch(inner: FetchLike, options: ProviderFetchOptions = {}): FetchLike {
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
   return async (url, init) => {
     const target = new URL(url);
+    assertEndpoint('the OAuth URL', target, options.urlPolicy);
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     try {
