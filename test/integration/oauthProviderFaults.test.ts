@@ -151,3 +151,16 @@ describe('provider endpoints must be https (or loopback http)', () => {
     }
   });
 });
+
+describe('the status after a start that failed', () => {
+  it('a second start that fails leaves "required", not "authorizing" with no login pending, and cancel keeps it', async () => {
+    const oauth = manager();
+    await oauth.begin(REDIRECT);
+    expect(oauth.status.state).toBe('authorizing');
+    upstream.asHook = onPath('/.well-known/oauth-authorization-server', (_req, res) => void res.status(500).end(), 'GET');
+    await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringMatching(/could not start the login/) });
+    expect(oauth.status).toMatchObject({ state: 'required', message: expect.stringMatching(/could not start; log in with/) });
+    oauth.cancel();
+    expect(oauth.status.state).toBe('required');
+  });
+});

@@ -90,6 +90,8 @@ export class OAuthManager {
       this.pending = undefined;
       this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('the login was not finished within 10 minutes') });
     }
+    // "authorizing" without a pending login would never end on its own: no expiry runs for it.
+    if (!this.pending && this.current.state === 'authorizing') this.setStatus(this.afterFailedLogin('the login did not finish'));
     return this.current;
   }
 
@@ -137,7 +139,8 @@ export class OAuthManager {
     } catch (error) {
       if (this.pending === pending) {
         this.pending = undefined;
-        this.setStatus(before);
+        // `before` may be an earlier start's "authorizing", whose login this start replaced.
+        this.setStatus(before.state === 'authorizing' ? this.afterFailedLogin('the login could not start') : before);
       }
       throw loginError('could not start the login', error);
     }
@@ -178,7 +181,7 @@ export class OAuthManager {
 
   /** Ends a pending login; saved credentials stay. */
   cancel(): void {
-    if (!this.pending) return;
+    if (!this.pending && this.current.state !== 'authorizing') return;
     this.pending = undefined;
     this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('login was cancelled') });
   }
