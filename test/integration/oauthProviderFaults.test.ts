@@ -164,3 +164,16 @@ describe('the status after a start that failed', () => {
     expect(oauth.status.state).toBe('required');
   });
 });
+
+describe('PKCE', () => {
+  it('refuses an authorization server whose metadata does not list code_challenge_methods_supported, before registering', async () => {
+    upstream.asHook = changedMetadata((metadata) => {
+      delete metadata.code_challenge_methods_supported;
+    });
+    const registrations = upstream.provider.registrations;
+    const oauth = manager();
+    await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringMatching(/^The gateway refused to log in with the authorization server at http:\/\/127\.0\.0\.1:\d+: its metadata does not list S256 in code_challenge_methods_supported/) });
+    expect(upstream.provider.registrations).toBe(registrations);
+    expect(oauth.status.state).toBe('required');
+  });
+});

@@ -2,7 +2,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError } from '../../core/index.js';
-import { assertDiscoveredEndpoints } from './providerEndpoints.js';
+import { assertDiscoveredEndpoints, assertPkceSupported } from './providerEndpoints.js';
 
 /** One login attempt, kept in memory only: an unfinished login restarts after a gateway restart. */
 export interface PendingLogin {
@@ -80,6 +80,7 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings, ur
     // The SDK saves what discovery found before it registers or sends the browser anywhere.
     saveDiscoveryState: (state) => {
       assertDiscoveredEndpoints(state, urlPolicy);
+      assertPkceSupported(state);
       pending.discovery = state;
     },
     discoveryState: () => pending.discovery,

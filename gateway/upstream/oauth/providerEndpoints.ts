@@ -35,6 +35,22 @@ export function assertDiscoveredEndpoints(state: OAuthDiscoveryState, policy?: C
   if (metadata.registration_endpoint) assertEndpoint('the registration endpoint', metadata.registration_endpoint, policy);
 }
 
+/**
+ * MCP authorization (2025-11-25) requires PKCE, and the client must refuse to proceed when the
+ * authorization server's metadata does not list `S256` in `code_challenge_methods_supported` (a
+ * server that publishes no metadata cannot show it either): without PKCE an intercepted code is
+ * enough to obtain tokens.
+ */
+export function assertPkceSupported(state: OAuthDiscoveryState): void {
+  const origin = new URL(String(state.authorizationServerUrl)).origin;
+  const metadata = state.authorizationServerMetadata;
+  if (metadata?.code_challenge_methods_supported?.includes('S256')) return;
+  const why = metadata
+    ? 'its metadata does not list S256 in code_challenge_methods_supported, so it may not support PKCE'
+    : 'it publishes no authorization server metadata, so its PKCE support cannot be verified';
+  throw new GatewayError('upstream_error', `The gateway refused to log in with the authorization server at ${origin}: ${why}, which MCP requires. The provider must support PKCE (S256) and say so in its metadata.`);
+}
+
 /** A URL as the admin sees it: without credentials, query or fragment. */
 function shown(url: string | URL): string {
   try {
