@@ -177,3 +177,20 @@ describe('PKCE', () => {
     expect(oauth.status.state).toBe('required');
   });
 });
+
+describe('the size of provider documents', () => {
+  it.each([['declares its length', true], ['streams without a length', false]])('refuses metadata larger than the cap when it %s, naming the document', async (_name, declared) => {
+    const metadata = { ...createOAuthMetadata({ provider: upstream.provider, issuerUrl: new URL(upstream.issuerUrl), scopesSupported: ['mcp:read'] }), padding: 'x'.repeat(5 * 1024 * 1024) };
+    const body = Buffer.from(JSON.stringify(metadata));
+    upstream.asHook = onPath('/.well-known/oauth-authorization-server', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(body.length) } : {}) });
+      for (let at = 0; at < body.length; at += 64 * 1024) res.write(body.subarray(at, at + 64 * 1024));
+      res.end();
+    }, 'GET');
+    const oauth = manager();
+    await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({
+      message: expect.stringMatching(/answer from http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server is larger than 4 MiB/),
+    });
+    expect(oauth.status.state).toBe('required');
+  });
+});

@@ -11,6 +11,13 @@ import { assertEndpoint } from './providerEndpoints.js';
  */
 export const PROVIDER_TIMEOUT_MS = 15_000;
 
+/**
+ * The most of one answer from the authorization server that is read: metadata, registration and
+ * token documents are a few KiB, and reading an unbounded one would let a provider exhaust the
+ * gateway's memory.
+ */
+export const MAX_PROVIDER_DOCUMENT_BYTES = 4 * 1024 * 1024;
+
 export interface ProviderFetchOptions {
   /** Per request, headers and body; default `PROVIDER_TIMEOUT_MS`. */
   timeoutMs?: number;
@@ -34,7 +41,7 @@ export function providerFetch(inner: FetchLike, options: ProviderFetchOptions = 
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     try {
       const response = await inner(url, { ...init, signal });
-      const body = await readAll(response, signal);
+      const body = await readAll(response, signal, target);
       const nullBody = response.status === 204 || response.status === 304;
       return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {
@@ -49,9 +56,18 @@ export function providerFetch(inner: FetchLike, options: ProviderFetchOptions = 
   };
 }
 
-async function readAll(response: Response, signal: AbortSignal): Promise<Uint8Array> {
+async function readAll(response: Response, signal: AbortSignal, target: URL): Promise<Uint8Array> {
+  const tooLarge = () => {
+    const shown = `${target.origin}${target.pathname}`;
+    return new GatewayError('response_too_large', `The authorization server's answer from ${shown} is larger than ${MAX_PROVIDER_DOCUMENT_BYTES / 1024 / 1024} MiB, the most the gateway reads; check the server.`);
+  };
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_PROVIDER_DOCUMENT_BYTES) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
   const reader = response.body?.getReader();
   if (!reader) return new Uint8Array();
+  let bytes = 0;
   const chunks: Uint8Array[] = [];
   // Cancels the read at the deadline even where the inner fetch does not tie its body to the signal.
   const onAbort = () => void reader.cancel().catch(() => {});
@@ -62,6 +78,11 @@ async function readAll(response: Response, signal: AbortSignal): Promise<Uint8Ar
       const { done, value } = await reader.read();
       if (signal.aborted) throw signal.reason;
       if (done) break;
+      bytes += value.byteLength;
+      if (bytes > MAX_PROVIDER_DOCUMENT_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
       chunks.push(value);
     }
   } finally {
