@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
-import { OAuthManager, oauthSignature } from '../../gateway/upstream/index.js';
+import { OAuthManager, oauthSignature, upstreamAuthOf } from '../../gateway/upstream/index.js';
 import { FakeClock } from '../fixtures/brokerDoubles.js';
 import { approve } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
@@ -192,5 +192,17 @@ describe('the size of provider documents', () => {
       message: expect.stringMatching(/answer from http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server is larger than 4 MiB/),
     });
     expect(oauth.status.state).toBe('required');
+  });
+});
+
+describe('an agent call during a pending login', () => {
+  it('keeps "authorizing" (the call is still refused with auth_required)', async () => {
+    const oauth = manager();
+    await oauth.begin(REDIRECT);
+    const agentFetch = upstreamAuthOf(oauth).wrapFetch((url, init) => fetch(url, init));
+    const answer = await agentFetch(upstream.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(answer.status).toBe(401);
+    expect(oauth.lastRefusal?.code).toBe('auth_required');
+    expect(oauth.status).toMatchObject({ state: 'authorizing', message: 'waiting for the login in the browser' });
   });
 });

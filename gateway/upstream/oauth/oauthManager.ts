@@ -240,7 +240,9 @@ export class OAuthManager {
     // A login after a 403 consents to the scope it named: a step-up, refused again only once.
     if (decided.consentAsked !== undefined) this.consentAsked = decided.consentAsked;
     const keepExpired = this.current.state === 'expired' && decided.status.state === 'required' && decided.status.requiredScope === undefined;
-    if (!keepExpired) this.setStatus(decided.status);
+    // A login under way is what the admin is doing about it: the page keeps its Cancel and provider link.
+    const loginUnderWay = this.pending !== undefined && this.options.clock.now() <= this.pending.expiresAt;
+    if (!keepExpired && !loginUnderWay) this.setStatus(decided.status);
     this.refusal = decided.refusal;
     return this.refusal;
   }
