@@ -206,3 +206,50 @@ describe('an agent call during a pending login', () => {
     expect(oauth.status).toMatchObject({ state: 'authorizing', message: 'waiting for the login in the browser' });
   });
 });
+
+describe('messages for a provider that answers junk name the step and never quote the provider', () => {
+  const PROVIDER_TEXT = 'ok SECRET-PROVIDER-TEXT';
+  const junk = (status: number, body: unknown, type = 'application/json'): RequestHandler => (_req, res) => {
+    res.status(status).type(type).send(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const notQuoting = (message: string) => {
+    expect(message).not.toMatch(/SECRET-PROVIDER-TEXT|<html>|Raw body|Unexpected token|invalid_type|expected/i);
+    return message;
+  };
+
+  it.each([
+    ['an HTML registration answer', junk(201, `<html>${PROVIDER_TEXT}</html>`, 'html'), /could not start the login: the client registration failed: the authorization server at http:\/\/127\.0\.0\.1:\d+ answered with something that is not JSON\./],
+    ['a registration document of the wrong shape', junk(201, { client_id: 5, note: PROVIDER_TEXT }), /the client registration failed: .* answered with a document that is not valid \(.*client_id missing or wrong\)\./],
+    ['a registration refused for its callback', junk(400, { error: 'invalid_redirect_uri', error_description: PROVIDER_TEXT }),
+      /the client registration was refused \(OAuth error invalid_redirect_uri\): the provider does not accept the gateway's callback URL http:\/\/127\.0\.0\.1:9\/api\/mcp\/oauth\/callback, and must be configured to allow it\./],
+    ['a registration answered 500 with HTML', junk(500, `<html>${PROVIDER_TEXT}</html>`, 'html'), /the client registration failed: the authorization server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 500 without an OAuth error\./],
+  ])('%s', async (_name, handler, expected) => {
+    upstream.asHook = onPath('/register', handler);
+    const oauth = manager();
+    const failure = await oauth.begin(REDIRECT).then(() => undefined, (error: Error) => error);
+    expect(notQuoting(failure!.message)).toMatch(expected);
+  });
+
+  it.each([
+    ['HTML with HTTP 500', junk(500, `<html>${PROVIDER_TEXT}</html>`, 'html'), /could not finish the login: the token exchange failed: the authorization server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 500 without an OAuth error\./],
+    ['an OAuth error', junk(503, { error: 'temporarily_unavailable', error_description: PROVIDER_TEXT }), /the token exchange was refused by the authorization server at http:\/\/127\.0\.0\.1:\d+ \(OAuth error temporarily_unavailable\)\./],
+    ['HTML with HTTP 200', junk(200, `<html>${PROVIDER_TEXT}</html>`, 'html'), /the token exchange failed: .* answered with something that is not JSON\./],
+  ])('a code exchange answered with %s', async (_name, handler, expected) => {
+    const oauth = manager();
+    const { state, code } = await startAndApprove(oauth);
+    upstream.asHook = onPath('/token', handler);
+    const failure = await oauth.finish(state, { code }).then(() => undefined, (error: Error) => error);
+    expect(notQuoting(failure!.message)).toMatch(expected);
+  });
+
+  it('a refresh answered with HTML says the token refresh failed, and how', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock);
+    const { state, code } = await startAndApprove(oauth);
+    await oauth.finish(state, { code });
+    clock.advance(120_000);
+    upstream.asHook = onPath('/token', junk(502, `<html>${PROVIDER_TEXT}</html>`, 'html'));
+    const failure = await oauth.accessToken().then(() => undefined, (error: Error) => error);
+    expect(notQuoting(failure!.message)).toMatch(/could not be renewed now \(the token refresh failed: the authorization server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 without an OAuth error\); try again shortly\./);
+  });
+});

@@ -7,6 +7,7 @@ import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type Store
 import { loginProvider, refusalError, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { providerFetch } from './providerFetch.js';
+import type { ProviderTrace } from './providerTrace.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, loginMessage } from './refusalStatus.js';
@@ -132,9 +133,10 @@ export class OAuthManager {
     };
     this.pending = pending;
     const before = this.current;
+    const trace: ProviderTrace = {};
     this.setStatus({ state: 'authorizing', message: 'waiting for the login in the browser' });
     try {
-      const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.authOptions(pending.scope));
+      const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.authOptions(pending.scope, trace));
       if (result !== 'REDIRECT' || !pending.authorizationUrl) throw new Error('the authorization server gave no authorization URL');
     } catch (error) {
       if (this.pending === pending) {
@@ -142,7 +144,7 @@ export class OAuthManager {
         // `before` may be an earlier start's "authorizing", whose login this start replaced.
         this.setStatus(before.state === 'authorizing' ? this.afterFailedLogin('the login could not start') : before);
       }
-      throw loginError('could not start the login', error);
+      throw loginError('could not start the login', error, { trace, redirectUri });
     }
     return { authorizationUrl: pending.authorizationUrl.href, expiresAt: new Date(pending.expiresAt).toISOString(), state: pending.state };
   }
@@ -166,15 +168,18 @@ export class OAuthManager {
       this.setStatus(this.afterFailedLogin(expired ? 'login took too long' : 'login was refused by the provider'));
       throw new GatewayError(expired ? 'conflict' : 'auth_required', expired ? 'This login expired (10 minutes); start it again.' : 'The provider did not grant access; start the login again.');
     }
+    const trace: ProviderTrace = {};
     try {
-      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope), authorizationCode: outcome.code });
+      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope, trace), authorizationCode: outcome.code });
     } catch (error) {
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
         if (pending.refused === 'client') this.registered = undefined;
         this.setStatus(this.afterFailedLogin('code exchange failed'));
       }
-      throw loginError('could not finish the login', refusalError(pending) ?? error);
+      // The SDK's retry after invalid_client says more than the last answer: the registration is gone.
+      const refusal = refusalError(pending);
+      throw loginError('could not finish the login', refusal ?? error, refusal ? {} : { trace, redirectUri: pending.redirectUri });
     }
     await this.adopt(pending);
   }
@@ -266,15 +271,17 @@ export class OAuthManager {
     }
     const generation = this.generation;
     let tokens: OAuthTokens | 'refused';
+    const trace: ProviderTrace = {};
     try {
-      tokens = await refreshLogin(login, refreshToken, this.fetchFn);
+      tokens = await refreshLogin(login, refreshToken, this.fetchFor(trace), trace);
     } catch (error) {
       const failure = GatewayError.from(error);
       this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token refresh failed');
       throw new GatewayError(failure.code, `${this.options.serverId}: ${failure.message}`, { retryable: failure.retryable });
     }
     if (tokens === 'refused') {
-      if (generation === this.generation) await this.expire(login, 'the provider refused to renew the token');
+      const code = trace.last?.oauthError ? ` (OAuth error ${trace.last.oauthError})` : '';
+      if (generation === this.generation) await this.expire(login, `the provider refused to renew the token${code}`);
       return undefined;
     }
     if (generation !== this.generation) return undefined;
@@ -329,12 +336,12 @@ export class OAuthManager {
     return tokens.expires_in !== undefined ? { expiresAt: this.options.clock.now() + tokens.expires_in * 1000 } : {};
   }
 
-  private authOptions(scope: string | undefined) {
+  private authOptions(scope: string | undefined, trace: ProviderTrace) {
     return {
       serverUrl: this.options.url,
       ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: new URL(this.challenge.resourceMetadataUrl) } : {}),
       ...(scope ? { scope } : {}),
-      fetchFn: this.fetchFn,
+      fetchFn: this.fetchFor(trace),
     };
   }
 
@@ -342,10 +349,10 @@ export class OAuthManager {
     return this.challenge.scope ? { scope: this.challenge.scope } : {};
   }
 
-  /** For the authorization server: bounded in time, answers read in full (see `providerFetch`). */
-  private get fetchFn(): FetchLike {
+  /** For the authorization server: bounded in time, answers read in full and noted in `trace` (see `providerFetch`). */
+  private fetchFor(trace: ProviderTrace): FetchLike {
     const { providerTimeoutMs, urlPolicy } = this.options;
-    return providerFetch(this.rawFetch, { ...(providerTimeoutMs !== undefined ? { timeoutMs: providerTimeoutMs } : {}), ...(urlPolicy ? { urlPolicy } : {}) });
+    return providerFetch(this.rawFetch, { trace, ...(providerTimeoutMs !== undefined ? { timeoutMs: providerTimeoutMs } : {}), ...(urlPolicy ? { urlPolicy } : {}) });
   }
 
   /** For the MCP server's own URL (the probe bounds itself and reads no body). */

@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CustomUrlPolicy } from '../../../catalog/index.js';
 import { GatewayError } from '../../core/index.js';
 import { assertEndpoint } from './providerEndpoints.js';
+import { noteAnswer, stepOf, type ProviderTrace } from './providerTrace.js';
 
 /**
  * How long one request to the authorization server may take, reading its whole answer included
@@ -23,6 +24,8 @@ export interface ProviderFetchOptions {
   timeoutMs?: number;
   /** The gateway's custom-server URL policy, applied to every provider URL besides https-or-loopback. */
   urlPolicy?: CustomUrlPolicy;
+  /** Where each request's step and answer are noted, for the message if the operation fails. */
+  trace?: ProviderTrace;
 }
 
 /**
@@ -37,11 +40,14 @@ export function providerFetch(inner: FetchLike, options: ProviderFetchOptions = 
   return async (url, init) => {
     const target = new URL(url);
     assertEndpoint('the OAuth URL', target, options.urlPolicy);
+    const step = stepOf(target, init);
+    if (options.trace) options.trace.last = { step, origin: target.origin, status: 0 };
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     try {
       const response = await inner(url, { ...init, signal });
       const body = await readAll(response, signal, target);
+      if (options.trace) noteAnswer(options.trace, step, target, response.status, body);
       const nullBody = response.status === 204 || response.status === 304;
       return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {

@@ -3,6 +3,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { GatewayError, type StoredOAuthLogin } from '../../core/index.js';
+import { providerFailure, type ProviderTrace } from './providerTrace.js';
 
 /**
  * One refresh-token grant for a saved login (the SDK's `refreshAuthorization`, against the
@@ -10,7 +11,7 @@ import { GatewayError, type StoredOAuthLogin } from '../../core/index.js';
  * provider answered with an OAuth error (the grant is gone: a new login is needed). A server
  * that did not answer is `upstream_unavailable`, retryable, and the login stays.
  */
-export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string, fetchFn: FetchLike): Promise<OAuthTokens | 'refused'> {
+export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string, fetchFn: FetchLike, trace: ProviderTrace = {}): Promise<OAuthTokens | 'refused'> {
   const discovery = login.discovery as unknown as OAuthDiscoveryState;
   try {
     return await refreshAuthorization(discovery.authorizationServerUrl, {
@@ -24,7 +25,8 @@ export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string
     if (error instanceof OAuthError && !(error instanceof ServerError)) return 'refused';
     // A provider that did not answer in time says so in its own words (see providerFetch).
     if (error instanceof GatewayError) throw error;
-    throw new GatewayError('upstream_unavailable', 'The OAuth token could not be renewed now (the authorization server did not answer); try again shortly.', {
+    const why = providerFailure(error, trace) ?? 'the authorization server did not answer';
+    throw new GatewayError('upstream_unavailable', `The OAuth token could not be renewed now (${why}); try again shortly.`, {
       retryable: true,
       cause: error,
     });
@@ -33,15 +35,17 @@ export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string
 
 /**
  * A login failure as the admin sees it: what failed and what to do. A provider's answer shows only
- * as its standard error code, never its free text; the SDK's own checks (a resource that does not
- * match the server URL, missing metadata) are quoted, they name only URLs the admin configured or
- * the server published.
+ * as the step that failed and its standard error code (see `providerFailure`), never its free text;
+ * the SDK's own checks (a resource that does not match the server URL, missing metadata) are
+ * quoted, they name only URLs the admin configured or the server published.
  */
-export function loginError(what: string, error: unknown): GatewayError {
+export function loginError(what: string, error: unknown, context: { trace?: ProviderTrace; redirectUri?: string } = {}): GatewayError {
   if (error instanceof GatewayError) return error;
-  const why =
-    error instanceof OAuthError
+  const traced = context.trace ? providerFailure(error, context.trace, context.redirectUri) : undefined;
+  const why = traced
+    ? `: ${traced}`
+    : error instanceof OAuthError
       ? /^[a-z_]{1,40}$/.test(error.errorCode) ? ` (OAuth error ${error.errorCode})` : ''
-      : error instanceof Error ? `: ${error.message.slice(0, 300)}` : '';
+      : error instanceof Error && !(error instanceof SyntaxError) && error.name !== 'ZodError' ? `: ${error.message.slice(0, 300)}` : '';
   return new GatewayError('upstream_error', `The gateway ${what}${why}. Check the server URL and OAuth settings, then start the login again.`, { cause: error });
 }
