@@ -253,3 +253,26 @@ describe('messages for a provider that answers junk name the step and never quot
     expect(notQuoting(failure!.message)).toMatch(/could not be renewed now \(the token refresh failed: the authorization server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 without an OAuth error\); try again shortly\./);
   });
 });
+
+describe('a dynamic registration the provider no longer knows', () => {
+  it('a start that reused it and never came back is followed by one that registers anew', async () => {
+    const oauth = manager();
+    const first = await startAndApprove(oauth);
+    await oauth.finish(first.state, { code: first.code });
+    upstream.provider.forgetClients();
+    const registrations = upstream.provider.registrations;
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    expect(oauth.status.message).toMatch(/Cancel and log in again, which registers anew/);
+    // The provider's page refuses the client it no longer knows: the browser never comes back.
+    await expect(approve(authorizationUrl)).rejects.toThrow(/did not redirect back/);
+    oauth.cancel();
+    // A start that registered anew but was abandoned too does not bring the dead registration back.
+    await oauth.begin(REDIRECT);
+    expect(upstream.provider.registrations).toBe(registrations + 1);
+    oauth.cancel();
+    const again = await startAndApprove(oauth);
+    expect(upstream.provider.registrations).toBe(registrations + 2);
+    await oauth.finish(again.state, { code: again.code });
+    expect(oauth.status.state).toBe('authorized');
+  });
+});

@@ -57,6 +57,12 @@ export class OAuthManager {
   private refusal: GatewayError | undefined;
   /** A registration (dynamic) kept across logins of this configuration, so the provider sees one client. */
   private registered: OAuthClientInformationMixed | undefined;
+  /**
+   * A start offered `registered` and no login has finished since. A provider that no longer knows
+   * the client refuses it at its own page, and the browser never comes back: the next start drops
+   * it and registers anew (the saved login keeps its own copy for refreshes).
+   */
+  private reuseUnconfirmed = false;
   /** The scope the last 403 `insufficient_scope` asked consent for, until a login gives it. */
   private consentAsked: string | undefined;
   /**
@@ -129,12 +135,16 @@ export class OAuthManager {
       expiresAt: this.options.clock.now() + PENDING_LOGIN_TTL_MS,
       ...(this.challenge.scope ? { scope: this.challenge.scope } : {}),
       ...(this.consentAsked !== undefined ? { stepUp: true } : {}),
-      ...(this.registered && this.login?.redirectUri === redirectUri ? { clientInformation: this.registered } : {}),
     };
+    if (this.reuseUnconfirmed) this.registered = undefined;
+    const reuse = this.registered && this.login?.redirectUri === redirectUri ? this.registered : undefined;
+    if (reuse) pending.clientInformation = reuse;
+    this.reuseUnconfirmed = reuse !== undefined;
     this.pending = pending;
     const before = this.current;
     const trace: ProviderTrace = {};
-    this.setStatus({ state: 'authorizing', message: 'waiting for the login in the browser' });
+    const ifRefused = reuse ? "; if the provider's page refuses this client (it no longer knows its registration), Cancel and log in again, which registers anew" : '';
+    this.setStatus({ state: 'authorizing', message: `waiting for the login in the browser${ifRefused}` });
     try {
       const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.authOptions(pending.scope, trace));
       if (result !== 'REDIRECT' || !pending.authorizationUrl) throw new Error('the authorization server gave no authorization URL');
@@ -325,6 +335,7 @@ export class OAuthManager {
     }
     this.login = login;
     this.registered = pending.clientInformation;
+    this.reuseUnconfirmed = false;
     this.refusal = undefined;
     this.stepUp = pending.stepUp ? (pending.scope ?? '') : undefined;
     this.consentAsked = undefined;
