@@ -33,7 +33,7 @@ export class CustomServers {
   constructor(private readonly deps: CustomServersDeps) {
     const { clock, log, secrets, events, oauthLogins } = deps;
     this.urlPolicy = deps.urlPolicy ?? { allowPrivate: false };
-    this.oauth = new CustomOAuth({ clock, log, secrets, ...(events ? { events } : {}), ...(oauthLogins ? { store: oauthLogins } : {}) });
+    this.oauth = new CustomOAuth({ clock, log, secrets, urlPolicy: this.urlPolicy, ...(events ? { events } : {}), ...(oauthLogins ? { store: oauthLogins } : {}) });
   }
 
   /** Loads the saved servers and registers their Source IDs; enabled ones are discovered in the background. */

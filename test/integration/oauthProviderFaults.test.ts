@@ -1,11 +1,14 @@
 import type { RequestHandler } from 'express';
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CustomUrlPolicy } from '../../catalog/index.js';
 import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
 import { OAuthManager, oauthSignature, upstreamAuthOf } from '../../gateway/upstream/index.js';
 import { FakeClock } from '../fixtures/brokerDoubles.js';
 import { approve } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
+import { adminApi } from '../fixtures/custom/adminApi.js';
+import { startTestGateway } from '../fixtures/testGateway.js';
 
 /** A misbehaving authorization server (loopback, via the fixture's hook) and what the gateway makes of it. */
 let upstream: ProtectedMcp;
@@ -30,11 +33,11 @@ function memoryStore(): OAuthLoginStore & { saved: Map<string, StoredOAuthLogin>
   return { saved, load: async () => Object.fromEntries(saved), save: async (id, login) => void (login ? saved.set(id, login) : saved.delete(id)) };
 }
 
-function manager(clock = new FakeClock(), fetchFn?: typeof fetch) {
+function manager(clock = new FakeClock(), fetchFn?: typeof fetch, urlPolicy?: CustomUrlPolicy) {
   const config = { url: upstream.mcpUrl, transport: 'http' as const, auth: { mode: 'oauth' as const } };
   return new OAuthManager({
     serverId: 'custom-00000000000f', ...config, settings: config.auth, signature: oauthSignature(config), store: memoryStore(), clock, log: silentLogger,
-    providerTimeoutMs: TIMEOUT_MS, ...(fetchFn ? { fetch: fetchFn } : {}),
+    providerTimeoutMs: TIMEOUT_MS, ...(fetchFn ? { fetch: fetchFn } : {}), ...(urlPolicy ? { urlPolicy } : {}),
   });
 }
 
@@ -125,6 +128,16 @@ describe('provider endpoints must be https (or loopback http)', () => {
     await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringMatching(/the token endpoint http:\/\/192\.0\.2\.2:7604\/token: it is not https:\/\//) });
     expect(recorder.urls.filter((url) => url.includes('192.0.2.2'))).toEqual([]);
     expect(oauth.status.state).toBe('required');
+  });
+
+  it("applies the gateway's URL policy for custom servers: a private address needs --allow-private-urls", async () => {
+    upstream.asHook = changedMetadata((metadata) => {
+      metadata.token_endpoint = 'https://10.1.2.3/token';
+    });
+    const recorder = recordingFetch();
+    const oauth = manager(new FakeClock(), recorder.fetch, { allowPrivate: false });
+    await expect(oauth.begin(REDIRECT)).rejects.toMatchObject({ message: expect.stringContaining('points at the private address 10.1.2.3; start the gateway with --allow-private-urls') });
+    expect(recorder.urls.filter((url) => url.includes('10.1.2.3'))).toEqual([]);
   });
 
   it('refuses an authorization server the resource metadata names on plain http to another host', async () => {
@@ -274,5 +287,23 @@ describe('a dynamic registration the provider no longer knows', () => {
     expect(upstream.provider.registrations).toBe(registrations + 2);
     await oauth.finish(again.state, { code: again.code });
     expect(oauth.status.state).toBe('authorized');
+  });
+});
+
+describe('the running gateway', () => {
+  it('checks the endpoints a provider names against its own URL policy for custom servers', async () => {
+    const gateway = await startTestGateway();
+    try {
+      const api = adminApi(gateway);
+      const created = await api.post('/api/mcp/servers', { name: 'private provider', transport: 'http', url: upstream.mcpUrl, auth: { mode: 'oauth' } });
+      expect(created.status).toBe(201);
+      upstream.asHook = changedMetadata((metadata) => {
+        metadata.token_endpoint = 'https://10.1.2.3/token';
+      });
+      const started = await api.post(`/api/mcp/servers/${created.body.server.id}/oauth/start`);
+      expect(started.body.error?.message).toContain('points at the private address 10.1.2.3; start the gateway with --allow-private-urls');
+    } finally {
+      await gateway.dispose();
+    }
   });
 });
