@@ -71,7 +71,10 @@ export class SourceRegistry {
     this.reindex();
     if (!drain) return entry.client.close();
     this.retiring.add(entry.client);
-    void entry.client.retire().finally(() => this.retiring.delete(entry.client));
+    void entry.client
+      .retire()
+      .catch(() => {})
+      .finally(() => this.retiring.delete(entry.client));
   }
 
   /** Lists the source's tools upstream and rebuilds its governed tools; a failure hides them all. */
