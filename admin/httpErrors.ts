@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response, Router } from 'express';
 import { allowedMethods } from './allowedMethods.js';
 import { GatewayError, fromHttpError, sendHttpError, type Logger } from '../gateway/index.js';
 
@@ -27,11 +27,7 @@ export function unknownRoute(router: Router): RequestHandler {
   return (req, res) => {
     const path = `${req.baseUrl}${req.path}`.slice(0, 200);
     const allowed = allowedMethods(router, req.path);
-    if (allowed.length > 0 && !allowed.includes(req.method)) {
-      res.set('Allow', allowed.join(', '));
-      sendHttpError(res, new GatewayError('method_not_allowed', `${path} does not take ${req.method}; it takes ${allowed.join(', ')}.`));
-      return;
-    }
+    if (allowed.length > 0 && !allowed.includes(req.method)) return methodNotAllowed(res, path, req.method, allowed);
     sendHttpError(
       res,
       new GatewayError('not_found', `No route ${req.method} ${path}. The admin API's routes are listed in the README ("Admin API"), e.g. GET /api/sessions, GET /api/mcp/servers.`),
@@ -44,8 +40,11 @@ export function unknownRoute(router: Router): RequestHandler {
  * read as the server "import"): mounted before it, it answers every method but `allowed`.
  */
 export function onlyMethods(...allowed: string[]): RequestHandler {
-  return (req, res) => {
-    res.set('Allow', allowed.join(', '));
-    sendHttpError(res, new GatewayError('method_not_allowed', `${req.baseUrl}${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`.slice(0, 300)));
-  };
+  return (req, res) => methodNotAllowed(res, `${req.baseUrl}${req.path}`.slice(0, 200), req.method, allowed);
+}
+
+/** A 405 with `Allow`, naming the path and the methods it takes. */
+function methodNotAllowed(res: Response, path: string, method: string, allowed: string[]): void {
+  res.set('Allow', allowed.join(', '));
+  sendHttpError(res, new GatewayError('method_not_allowed', `${path} does not take ${method}; it takes ${allowed.join(', ')}.`));
 }

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { describe, expect, it } from 'vitest';
 import { EVERYTHING_BIN } from '../fixtures/custom/everythingServer.js';
-import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { PATIENT } from '../fixtures/browser.js';
+import { useGatewayPage } from '../fixtures/gatewayPage.js';
 
 // Journey `import`: a Claude Desktop style file with one bad entry shows that entry's error and
 // imports nothing; the corrected file imports every entry, disabled.
-let gateway: TestGateway;
-let api: AdminApi;
-let browser: AdminBrowser;
-let admin: AdminPage;
+const on = useGatewayPage();
 
 const document = (bad: boolean) => ({
   mcpServers: {
@@ -18,21 +14,9 @@ const document = (bad: boolean) => ({
   },
 });
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = adminApi(gateway);
-  browser = await launchAdminBrowser();
-  admin = await browser.open(gateway);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.dispose();
-});
-
 describe('import', () => {
   it('names the bad entry, imports nothing, then imports the corrected file disabled', async () => {
-    const { page } = admin;
+    const { page } = on.admin;
     await page.getByRole('button', { name: 'Import JSON' }).click();
     await page.getByLabel('JSON file').setInputFiles({ name: 'claude_desktop_config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document(true))) });
     await expect.poll(() => page.getByLabel('…or paste the JSON').inputValue(), PATIENT).toContain('remote tools');
@@ -42,8 +26,8 @@ describe('import', () => {
     await expect(outcome.getByRole('alert').innerText()).resolves.toContain('the entry "remote tools" has an error');
     await expect(outcome.locator('li[data-entry="remote tools"]').innerText()).resolves.toMatch(/url: a http server needs a url/);
     await expect(outcome.locator('li[data-entry="everything"]').innerText()).resolves.toMatch(/not imported/);
-    await admin.check('import-error');
-    expect((await api.get('/api/mcp/servers')).body.servers).toEqual([]);
+    await on.admin.check('import-error');
+    expect((await on.api.get('/api/mcp/servers')).body.servers).toEqual([]);
 
     await page.getByLabel('…or paste the JSON').fill('{"mcpServers": ');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -54,8 +38,8 @@ describe('import', () => {
     await outcome.getByText(/Imported 2 servers, all disabled/).waitFor();
     await page.locator('article.server', { hasText: 'remote tools' }).waitFor();
     await expect(page.locator('article.server').count()).resolves.toBe(2);
-    await admin.check('import-done');
-    const servers = (await api.get('/api/mcp/servers')).body.servers;
+    await on.admin.check('import-done');
+    const servers = (await on.api.get('/api/mcp/servers')).body.servers;
     expect(servers.map((s: any) => [s.name, s.enabled])).toEqual([['everything', false], ['remote tools', false]]);
   });
 });

@@ -1,33 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
-import { PATIENT, launchAdminBrowser, type AdminBrowser, type AdminPage } from '../fixtures/browser.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { describe, expect, it } from 'vitest';
+import { PATIENT } from '../fixtures/browser.js';
+import { useGatewayPage } from '../fixtures/gatewayPage.js';
 
 // What the page says when things go wrong or are done twice: a double-clicked import runs once, a
 // connection test the gateway never answers ends with a failure, a tool's own error result is not
 // called a success, and a VS Code file's bad entry is named as in the file.
 const errorServer = fileURLToPath(new URL('../fixtures/servers/secretEchoServer.mjs', import.meta.url));
-let gateway: TestGateway;
-let api: AdminApi;
-let browser: AdminBrowser;
-let admin: AdminPage;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = adminApi(gateway);
-  browser = await launchAdminBrowser();
-  admin = await browser.open(gateway);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.dispose();
-});
+const on = useGatewayPage();
 
 describe('the page when things go wrong', () => {
   it('imports once on a double click, and shows that import\'s success', async () => {
-    const { page } = admin;
+    const { page } = on.admin;
     const imports: string[] = [];
     page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/mcp/servers/import')) imports.push(r.url()); });
     await page.getByRole('button', { name: 'Import JSON' }).click();
@@ -38,11 +22,11 @@ describe('the page when things go wrong', () => {
     await page.locator('article.server', { hasText: 'once' }).waitFor();
     expect(imports).toHaveLength(1);
     await expect(outcome.getByRole('alert').count()).resolves.toBe(0);
-    expect((await api.get('/api/mcp/servers')).body.servers.map((s: any) => s.name)).toEqual(['once']);
+    expect((await on.api.get('/api/mcp/servers')).body.servers.map((s: any) => s.name)).toEqual(['once']);
   });
 
   it('names the bad entry of a VS Code file ({"servers": …}) as the file does, beside its other entries', async () => {
-    const { page } = admin;
+    const { page } = on.admin;
     await page.getByLabel('…or paste the JSON').fill(JSON.stringify({ servers: { vs1: { type: 'stdio' }, vs2: { type: 'stdio', command: 'node' } } }));
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const outcome = page.locator('.import-outcome');
@@ -54,7 +38,7 @@ describe('the page when things go wrong', () => {
   });
 
   it('ends "Testing…" with the failure when the gateway does not answer', async () => {
-    const { page } = admin;
+    const { page } = on.admin;
     const card = page.locator('article.server', { hasText: 'once' });
     await page.route('**/api/mcp/servers**', (route) => route.abort('connectionrefused'));
     try {
@@ -65,20 +49,20 @@ describe('the page when things go wrong', () => {
     } finally {
       await page.unroute('**/api/mcp/servers**');
       // The browser logs the refused connections this test caused; any other problem still counts.
-      const others = admin.problems.filter((p) => !/ERR_CONNECTION_REFUSED/.test(p));
-      admin.problems.splice(0, admin.problems.length, ...others);
+      const others = on.admin.problems.filter((p) => !/ERR_CONNECTION_REFUSED/.test(p));
+      on.admin.problems.splice(0, on.admin.problems.length, ...others);
     }
   });
 
   it('says the tool reported an error when a call succeeded with an isError result', async () => {
-    const { page } = admin;
-    const created = await api.post('/api/mcp/servers', {
+    const { page } = on.admin;
+    const created = await on.api.post('/api/mcp/servers', {
       name: 'complainer', transport: 'stdio', command: process.execPath, args: [errorServer], env: [{ key: 'ECHO_SECRET', value: 'not-a-real-secret' }], enabled: true,
     });
     expect(created.status).toBe(201);
-    await gateway.connect({ name: 'inspecting-agent' });
-    const session = await api.sessionOf('inspecting-agent');
-    await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
+    await on.gateway.connect({ name: 'inspecting-agent' });
+    const session = await on.api.sessionOf('inspecting-agent');
+    await on.api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
     const card = page.locator('article.server', { hasText: 'complainer' });
     await card.getByText(/^Details: 1 tool for agents$/).waitFor({ timeout: 60_000 });
     await card.getByText(/^Details:/).click();
@@ -91,6 +75,6 @@ describe('the page when things go wrong', () => {
     await expect(output.locator('.outcome').innerText()).resolves.toMatch(/tool reported an error/);
     await expect(output.locator('.outcome').innerText()).resolves.not.toMatch(/success/);
     await expect(output.innerText()).resolves.toMatch(/The call itself succeeded, but the tool answered with an error result/);
-    await admin.check('inspector-tool-error');
+    await on.admin.check('inspector-tool-error');
   });
 });

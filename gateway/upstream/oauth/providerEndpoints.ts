@@ -11,8 +11,7 @@ import { GatewayError } from '../../core/index.js';
 export function refusedEndpoint(url: string | URL, policy: CustomUrlPolicy = { allowPrivate: true }): string | undefined {
   const text = String(url);
   if (!isSecureOrLoopback(text)) return 'is not https:// (plain http:// is allowed only on a loopback host, where no one can read the code or tokens on the wire)';
-  const refusal = decideCustomUrl(text, policy);
-  return refusal;
+  return decideCustomUrl(text, policy);
 }
 
 /** Throws when `url` may not receive an OAuth request; `what` names it for the admin. */
