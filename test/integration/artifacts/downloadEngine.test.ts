@@ -157,6 +157,16 @@ describe('the download engine against a loopback file server', () => {
     });
   });
 
+  it('reads Retry-After as provider requests do: a wait no server means is not passed on', async () => {
+    // 23 digits (1e26 ms) and a date 73 years away: ignored, so the job's own backoff applies.
+    for (const [path, header] of [['/forever', '99999999999999999999999'], ['/2099', 'Wed, 21 Oct 2099 07:28:00 GMT']] as const) {
+      server.serve(path, { body: Buffer.from('x'), failFirst: { times: 99, status: 429, retryAfterSeconds: header } });
+      const failed = (await download(path).catch((error: unknown) => error)) as { code: string; retryAfterMs?: number };
+      expect(failed).toMatchObject({ code: 'rate_limited', attempts: 3 });
+      expect(failed.retryAfterMs).toBeUndefined();
+    }
+  });
+
   it('drops a stalled attempt one stall limit after its last byte, not up to twice that', async () => {
     const stallTimeoutMs = 600;
     const sleeps: number[] = [];
