@@ -1,6 +1,6 @@
 // The MCP session front: answers `initialize` with only the SDK server loaded, so `scigate stdio`
 // connects to its client before storage, sources and the broker are built behind it.
-export { createSessionServer } from './sessionServer.js';
+export { connectSessionServer, createSessionServer } from './sessionServer.js';
 export type { SessionFeatures, SessionHandlers, SessionHandlersFactory, SessionRequestExtra, SessionServerOptions } from './sessionServer.js';
 export { serveStdio } from './stdioFront.js';
 export type { StdioFrontOptions, StdioRuntime } from './stdioFront.js';

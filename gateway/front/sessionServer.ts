@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
@@ -10,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sharedSchemaValidator } from '../core/index.js';
+import { answerToolCallsDirectly, type ToolCallHandler } from './directToolCalls.js';
 import { rpcError } from './rpcError.js';
 import { SESSION_CAPABILITIES, SESSION_INSTRUCTIONS, SESSION_SERVER_NAME } from '../handshake/index.js';
 
@@ -124,7 +126,9 @@ export function createSessionServer(options: SessionServerOptions): Server {
   // Registered on the Protocol, not through Server.setRequestHandler: the Server's tools/call wrapper
   // parses the request twice more and the gateway's own result once (zod, about 25 us a call on the
   // answer's path); the result is built to CallToolResult's shape by the listener.
-  Protocol.prototype.setRequestHandler.call(server, EDGE_CHECKED_TOOL_CALL, async (request, extra) => (await ready()).callTool(request as CallToolRequest, extra));
+  const callTool: ToolCallHandler = async (request, extra) => (await ready()).callTool(request, extra);
+  Protocol.prototype.setRequestHandler.call(server, EDGE_CHECKED_TOOL_CALL, (request, extra) => callTool(request as CallToolRequest, extra));
+  toolCallHandlers.set(server, callTool);
   if (declared.resources) serveResources(server, ready, declared.resources.subscribe === true);
   if (declared.prompts) {
     server.setRequestHandler(ListPromptsRequestSchema, async () => (await ready()).listPrompts?.() ?? { prompts: [] });
@@ -143,6 +147,19 @@ export function createSessionServer(options: SessionServerOptions): Server {
     previousOnClose?.();
   };
   return server;
+}
+
+/** Each session server's tools/call handler, for `connectSessionServer`. */
+const toolCallHandlers = new WeakMap<Server, ToolCallHandler>();
+
+/**
+ * Connects a session server to its transport, with tools/call answered in front of the Protocol
+ * (directToolCalls.ts): the call every agent makes most is spared the Protocol's per-message work.
+ */
+export async function connectSessionServer(server: Server, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const callTool = toolCallHandlers.get(server);
+  if (callTool) answerToolCallsDirectly(server, transport, callTool);
 }
 
 type Ready = () => Promise<SessionHandlers>;

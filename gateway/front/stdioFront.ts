@@ -3,7 +3,7 @@ import type { Logger, NewId } from '../core/index.js';
 import type { EarlyHandshake } from '../handshake/index.js';
 import { BoundedStdioServerTransport } from './boundedStdioServerTransport.js';
 import { endSession, persistSession, type SessionLifecycleDeps } from './sessionLifecycle.js';
-import { createSessionServer, type SessionHandlersFactory } from './sessionServer.js';
+import { connectSessionServer, createSessionServer, type SessionHandlersFactory } from './sessionServer.js';
 
 /** What the stdio session needs from the runtime once it is built. */
 export interface StdioRuntime extends SessionLifecycleDeps {
@@ -51,7 +51,7 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
     if (early?.ended) resolve();
     else input.once('end', () => resolve());
   });
-  await server.connect(transport);
+  await connectSessionServer(server, transport);
   await closed;
   // A client that closed before sending anything had no Session, and no runtime was started.
   if (started()) await endSession(id, await runtime);

@@ -7,7 +7,7 @@ import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './live
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
 import { createSourceServer, sourceFeatures } from './sourceView.js';
-import { endSession, persistSession } from '../front/index.js';
+import { connectSessionServer, endSession, persistSession } from '../front/index.js';
 import { readJsonBody } from './readJsonBody.js';
 import { NodeStreamableTransport, sendRefusal } from './nodeStreamableTransport.js';
 import { checkPost } from './streamableChecks.js';
@@ -182,7 +182,7 @@ async function openSession({ deps, live, project, newServer, endpoints, endpoint
     live.delete(id);
     void endSession(id, deps).catch(() => {});
   };
-  await server.connect(transport);
+  await connectSessionServer(server, transport);
   return transport;
 }
 
