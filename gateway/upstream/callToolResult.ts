@@ -1,16 +1,7 @@
-import { z } from 'zod';
 import { ContentBlockSchema, McpError, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { describeZodError } from '../../catalog/index.js';
 import { GatewayError, isPlainObject } from '../core/index.js';
 import { refuseDeepResult } from './deepResults.js';
-
-/**
- * What the SDK client checks of a tools/call answer before handing it over: an object, nothing
- * more. The SDK's CallToolResultSchema walks every content block through a five-way zod union on
- * every call; parseCallToolResult below gives the same guarantees with a plain check for the
- * common block, so the client's own parse would only do that work twice.
- */
-export const LooseCallToolResultSchema = z.looseObject({});
 
 /** Keys a text block may carry and still take the fast path (others go through the SDK's schema, which strips unknown ones). */
 const PLAIN_TEXT_KEYS = new Set(['type', 'text']);
@@ -23,6 +14,7 @@ const PLAIN_TEXT_KEYS = new Set(['type', 'text']);
 export function parseCallToolResult(raw: Record<string, unknown>, upstreamId: string): CallToolResult {
   const malformed = (field: string, problem: string) =>
     new GatewayError('upstream_error', `${upstreamId} returned a malformed tools/call result: ${field}: ${problem}`);
+  if (!isPlainObject(raw)) throw malformed('result', 'expected an object');
   const { content = [], structuredContent, isError, _meta } = refuseDeepResult(raw, upstreamId, 'tools/call');
   if (!Array.isArray(content)) throw malformed('content', 'expected an array of content blocks');
   if (structuredContent !== undefined && !isPlainObject(structuredContent)) throw malformed('structuredContent', 'expected an object');

@@ -4,12 +4,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { EmptyResultSchema, type CallToolResult, type CallToolResultSchema, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallsInFlight, GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
 import { sameOriginRedirects } from './sameOriginRedirects.js';
-import { LooseCallToolResultSchema, outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
+import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
+import { DirectToolCalls, ToolRules } from './directToolCalls.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
@@ -85,6 +86,9 @@ export class UpstreamClient {
   private gaveUp: GatewayError | undefined;
   /** The violation that ended a connection (oversized message), reported instead of "connection closed". */
   private readonly failures = new WeakMap<Client, GatewayError>();
+  /** Each connection's tools/call channel, and what the server's tools declare that their results must meet. */
+  private readonly directCalls = new WeakMap<Client, DirectToolCalls>();
+  private readonly toolRules = new ToolRules(sharedSchemaValidator);
   /** The authentication of the target last connected to, whose refusals explain failed requests. */
   private auth: UpstreamAuth | undefined;
   private readonly noticeListeners = new Set<(notice: ServerNotice) => void>();
@@ -122,6 +126,7 @@ export class UpstreamClient {
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) {
+        this.toolRules.learn(tools);
         this.answered();
         return tools;
       }
@@ -134,14 +139,9 @@ export class UpstreamClient {
     return this.running.track(async () => {
       const client = await this.connected(options.signal);
       try {
-        // callTool still applies the tool's outputSchema and its task guard; the result's shape is
-        // checked once, by parseCallToolResult, not also by the SDK's CallToolResultSchema. (Its
-        // signature names only the SDK's schemas; the loose schema's output is what it returns.)
-        const result: Record<string, unknown> = await client.callTool({ name, arguments: args }, LooseCallToolResultSchema as unknown as typeof CallToolResultSchema, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          timeout: options.timeoutMs,
-          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-        });
+        // Written on the transport in front of the client's Protocol (directToolCalls.ts); the result's
+        // shape is checked once, by parseCallToolResult.
+        const result = await this.directCalls.get(client)!.call(name, args, options);
         this.answered();
         return parseCallToolResult(result, this.named);
       } catch (error) {
@@ -275,6 +275,7 @@ export class UpstreamClient {
       this.auth = target.kind === 'http' || target.kind === 'sse' ? target.auth : undefined;
       transport = this.createTransport(target, client);
       await client.connect(transport, { timeout: this.connectTimeoutMs });
+      this.directCalls.set(client, new DirectToolCalls(transport, this.toolRules));
     } catch (error) {
       await transport?.close().catch(() => {});
       const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal, 'connect');

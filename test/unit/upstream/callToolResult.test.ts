@@ -21,6 +21,12 @@ describe('parseCallToolResult: the SDK schema\'s guarantees, one check per call'
     expect(parse(raw)).toBe(raw);
   });
 
+  it('refuses a result that is not an object (the client no longer parses it first)', () => {
+    for (const raw of [null, 'text', [], 3]) {
+      expect(refusal(raw as unknown as Record<string, unknown>).message).toBe('srv returned a malformed tools/call result: result: expected an object');
+    }
+  });
+
   it('defaults a missing content to [] as CallToolResultSchema does', () => {
     expect(parse({ structuredContent: { n: 1 } })).toEqual(CallToolResultSchema.parse({ structuredContent: { n: 1 } }));
   });
