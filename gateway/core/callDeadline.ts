@@ -69,12 +69,16 @@ export class CallDeadline {
   }
 
   /**
-   * A timer that expires after `timeoutMs` of charged (unheld) time from now, aborting with `expired()`.
-   * Each sleep has one controller that a transition or `dispose` aborts (no `AbortSignal.any` per
-   * call: every tool call arms one of these).
+   * A timer that expires after `timeoutMs` of charged (unheld) time from now, aborting with `expired()`;
+   * with `cancel`, its signal also aborts (with cancel's reason) when that one does, until `dispose`.
+   * Each sleep has one controller that a transition or `dispose` aborts (no `AbortSignal.any` or
+   * linked signal per call: every tool call arms one of these).
    */
-  timer(timeoutMs: number, expired: () => GatewayError): DeadlineTimer {
+  timer(timeoutMs: number, expired: () => GatewayError, cancel?: AbortSignal): DeadlineTimer {
     const controller = new AbortController();
+    const onCancel = () => controller.abort(cancel!.reason);
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
     const endsAt = this.chargedMs() + timeoutMs;
     let disposed = false;
     let wake: AbortController | undefined;
@@ -99,6 +103,7 @@ export class CallDeadline {
       signal: controller.signal,
       dispose: () => {
         disposed = true;
+        cancel?.removeEventListener('abort', onCancel);
         wake?.abort(TIMER_DISPOSED);
       },
     };

@@ -11,8 +11,11 @@ export function requestLog(log: Logger): (req: IncomingMessage, res: ServerRespo
   return (req, res, next) => {
     const startedAt = performance.now();
     res.on('finish', () => {
+      const refused = res.statusCode >= 400;
+      // Every tool call is an answered request: at `info` nothing of it is built.
+      if (!refused && log.isLevelEnabled?.('debug') === false) return;
       const sessionId = req.headers['mcp-session-id'] ?? res.getHeader('mcp-session-id');
-      const write = res.statusCode >= 400 ? log.info : log.debug;
+      const write = refused ? log.info : log.debug;
       write.call(
         log,
         {

@@ -3,8 +3,10 @@ import { ErrorCode, McpError, type JSONRPCMessage, type Progress, type Tool } fr
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 export interface DirectCallOptions {
+  /** Aborting it cancels the call: the server gets `notifications/cancelled`. */
   signal?: AbortSignal;
-  timeoutMs: number;
+  /** The call's own timeout, cancelling it the same way (absent: none; the signal decides). */
+  timeoutMs?: number;
   onProgress?: (progress: Progress) => void;
 }
 
@@ -56,7 +58,8 @@ export class DirectToolCalls {
         void this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }).catch(() => {});
       };
       const onAbort = () => cancel(options.signal!.reason);
-      const timer = setTimeout(() => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: options.timeoutMs })), options.timeoutMs);
+      const timeoutMs = options.timeoutMs;
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
       const settle = (outcome: JSONRPCMessage | Error) => {
         if (this.pending.get(id)?.settle !== settle) return;
         this.pending.delete(id);

@@ -4,13 +4,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type Progress, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallsInFlight, GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
 import { sameOriginRedirects } from './sameOriginRedirects.js';
 import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
-import { DirectToolCalls, ToolRules } from './directToolCalls.js';
+import { DirectToolCalls, ToolRules, type DirectCallOptions } from './directToolCalls.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
@@ -55,12 +55,8 @@ export interface UpstreamClientOptions {
   processGroups?: ProcessGroupRecord;
 }
 
-export interface UpstreamCallOptions {
-  signal?: AbortSignal;
-  /** Per-attempt timeout; on expiry the upstream gets `notifications/cancelled`. */
-  timeoutMs: number;
-  onProgress?: (progress: Progress) => void;
-}
+/** A tool call's signal, timeout and progress (directToolCalls.ts). */
+export type UpstreamCallOptions = DirectCallOptions;
 
 /** Most tools any one server may list; a server that keeps paging past this is cut off. */
 const MAX_TOOL_PAGES = 100;

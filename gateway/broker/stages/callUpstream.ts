@@ -1,10 +1,7 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { sourceLabel } from '../../../catalog/index.js';
-import { GatewayError, cancelledBy, linkSignals } from '../../core/index.js';
+import { GatewayError, cancelledBy } from '../../core/index.js';
 import type { Handler } from '../toolCall.js';
-
-/** Longest timer Node accepts (~24.8 days); the SDK's own timer must never beat the deadline's. */
-const SDK_BACKSTOP_MS = 2_147_483_647;
 
 /**
  * The innermost handler: one attempt against the upstream server captured by `withResolve`. The
@@ -18,22 +15,21 @@ export function callUpstream(): Handler {
     // The attempt does not start, and its timer does not run, while an external wait (a human
     // deciding) holds the deadline.
     await deadline.whenReleased(call.signal).catch(() => Promise.reject(cancelledBy(call.signal)));
+    // Aborts when the attempt's time is up or the call is cancelled.
     const attempt = deadline.timer(
       timeoutMs,
       () => new GatewayError('upstream_timeout', `${sourceLabel(call.manifest)} did not answer within ${timeoutMs / 1000} s.`, { retryable: true }),
+      call.signal,
     );
     call.trail.attempted();
-    const cancel = linkSignals([call.signal, attempt.signal]);
     try {
+      // No timeout of the client's own: it could not pause for a hold; the deadline's timer decides.
       const raw = await call.client.callTool(tool.upstreamName, call.arguments, {
-        signal: cancel.signal,
-        // The SDK's own timer cannot pause for a hold, so it only backstops; the deadline's timer decides.
-        timeoutMs: SDK_BACKSTOP_MS,
+        signal: attempt.signal,
         ...(call.onProgress ? { onProgress: (p: Progress) => call.onProgress?.(p, 'upstream') } : {}),
       });
       return { raw };
     } finally {
-      cancel.release();
       attempt.dispose();
     }
   };

@@ -19,6 +19,23 @@ describe('CallDeadline', () => {
     expect(timer.signal.reason).toMatchObject({ code: 'upstream_timeout' });
   });
 
+  it("a timer given the call's signal aborts with its reason when the call is cancelled, and lets go of it once disposed", async () => {
+    const clock = new FakeClock();
+    const call = new AbortController();
+    const timer = new CallDeadline(clock).timer(60_000, timeout, call.signal);
+    call.abort(new GatewayError('cancelled', 'the agent cancelled'));
+    expect(timer.signal.aborted).toBe(true);
+    expect(timer.signal.reason).toMatchObject({ code: 'cancelled', message: 'the agent cancelled' });
+
+    const later = new AbortController();
+    const disposed = new CallDeadline(clock).timer(60_000, timeout, later.signal);
+    disposed.dispose();
+    later.abort();
+    expect(disposed.signal.aborted).toBe(false);
+    const already = new CallDeadline(clock).timer(60_000, timeout, AbortSignal.abort('gone'));
+    expect(already.signal.reason).toBe('gone');
+  });
+
   it('an external wait pauses the timer: 10 minutes held are not charged, the time left is kept', async () => {
     const clock = new FakeClock();
     const deadline = new CallDeadline(clock);

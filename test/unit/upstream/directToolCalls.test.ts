@@ -42,7 +42,8 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('tools/call written in front of the SDK client Protocol', () => {
   it('sends the call with its own id, resolves with the answer and leaves other messages to the Protocol', async () => {
     const { transport, calls } = connection();
-    const result = calls.call('echo', { text: 'hi' }, { timeoutMs: 1000 });
+    // No timeout of its own: the caller's signal decides.
+    const result = calls.call('echo', { text: 'hi' }, {});
     const id = transport.lastCallId();
     expect(transport.sent).toEqual([{ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]);
     transport.answer({ jsonrpc: '2.0', id: 0, result: {} });
