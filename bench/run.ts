@@ -33,6 +33,13 @@ const RUNS = 3;
 const WARM_UP_CALLS = 5000;
 /** Calls in each measured sequential window. */
 const SEQUENTIAL_CALLS = 1500;
+/**
+ * Sequential calls each sequential window's client makes first, on its own connection (every path
+ * alike). The concurrent warm-up above does not warm the sequential path: without these, a window
+ * still paid for V8 compiling it (gateway, 1,500 calls: 68 TurboFan compiles, 147 ms of background
+ * CPU, about 0.1 ms a call) and for the new Session's first calls.
+ */
+const SEQUENTIAL_WARM_UP_CALLS = SEQUENTIAL_CALLS;
 
 /** Asks the gateway for its CPU time (`cpu`) or, after a full GC, its memory (`memory`). */
 function ask<T extends 'cpu' | 'memory'>(gateway: ChildProcess, type: T): Promise<T extends 'cpu' ? { cpu: NodeJS.CpuUsage } : { rss: number; memory: NodeJS.MemoryUsage }> {
@@ -100,7 +107,7 @@ async function main() {
   const viaRelay = { kind: 'http' as const, url: relay.url };
   // 1,500 calls a window: in windows of 400 the gateway's CPU per call read anywhere from 0.94 to
   // 1.58 ms back to back, as a major GC (every few seconds) fell in one window and not the next.
-  const seq = { args: 'distinct' as const, argName: 'text' as const, calls: SEQUENTIAL_CALLS, concurrency: 1, warmup: 50 };
+  const seq = { args: 'distinct' as const, argName: 'text' as const, calls: SEQUENTIAL_CALLS, concurrency: 1, warmup: SEQUENTIAL_WARM_UP_CALLS };
   const gatewayCpu = async () => {
     const { cpu } = await ask(gateway, 'cpu');
     return (cpu.user + cpu.system) / 1000;
@@ -128,10 +135,10 @@ async function main() {
     // Gateway CPU over 1,500 sequential governed calls (or 3,000 at concurrency 16) after
     // WARM_UP_CALLS warm-up calls; with `--cpu-per-call=<file.cpuprofile>` also a CPU profile of them.
     const profilePath = argValue('--cpu-per-call');
-    const load = process.argv.includes('--concurrency-16') ? { calls: 1500, concurrency: 8, clients: 2 } : { calls: 1500, concurrency: 1, clients: 1 };
+    const load = process.argv.includes('--concurrency-16') ? { calls: 1500, concurrency: 8, clients: 2, warmup: 50 } : { calls: 1500, concurrency: 1, clients: 1, warmup: SEQUENTIAL_WARM_UP_CALLS };
     await loadParallel({ ...seq, ...governed, calls: WARM_UP_CALLS, concurrency: 8, warmup: 0 }, 1);
     let profiling = false;
-    const calls = await measured({ ...seq, ...governed, calls: load.calls, concurrency: load.concurrency, warmup: 0 }, load.clients, async () => {
+    const calls = await measured({ ...seq, ...governed, calls: load.calls, concurrency: load.concurrency, warmup: load.warmup }, load.clients, async () => {
       if (profilePath) await tell(gateway, { type: profiling ? 'profile-stop' : 'profile-start', path: profilePath });
       profiling = !profiling;
       return gatewayCpu();
@@ -165,7 +172,7 @@ async function main() {
   const runs: Array<Record<string, number>> = [];
   for (let run = 0; run < RUNS; run++) {
     const r: Record<string, number> = {};
-    const load16 = { calls: 600, concurrency: 8 };
+    const load16 = { calls: 600, concurrency: 8, warmup: 50 };
     const directSeq = await measured({ ...seq, target: direct, tool: 'echo' }, 1, echoCpu);
     const proxySeq = await measured({ ...seq, target: viaProxy, tool: 'echo' }, 1, proxyCpu);
     const relaySeq = await measured({ ...seq, target: viaRelay, tool: 'echo' }, 1, relayCpu);
@@ -237,7 +244,7 @@ stdio and exposes streamable HTTP; the **bare relay** (bench/bareRelay.ts) forwa
 node:http and a pipe, no SDK, sessions, audit or checks: the floor of relaying this server here; **scigate** runs it over stdio as a custom server (concurrency raised to 16,
 Session in always_allow), audit on as shipped; the **cache hit** is the \`bench\` source's \`echo_cached\` tool (the same
 stdio program, a cache TTL) called with the same arguments. Clients are SDK clients in their own processes, on loopback.
-CPU per call is the proxy process's user + system time over the measured calls (${SEQUENTIAL_CALLS.toLocaleString('en')} sequential, 1,200 at concurrency 16), every path warmed by 5,000 calls first
+CPU per call is the proxy process's user + system time over the measured calls (${SEQUENTIAL_CALLS.toLocaleString('en')} sequential, 1,200 at concurrency 16), every path warmed by 5,000 calls first and each sequential window's client by ${SEQUENTIAL_WARM_UP_CALLS.toLocaleString('en')} sequential calls of its own
 (scigate: \`process.cpuUsage()\` in the gateway, read without forcing a GC; mcp-proxy and the bare relay: \`/proc/<pid>/stat\`, 10 ms ticks), the
 upstream child excluded; on the direct row it is the echo
 server's own (the bench process serves it and does nothing else per call): what one MCP call costs the SDK's server
