@@ -9,7 +9,7 @@ import type { DangerousAction } from './dangerousActions.js';
 import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
-import { dismissedWithNobodyElse, expiredUnanswered, nobodyToAsk } from './unansweredErrors.js';
+import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk } from './unansweredErrors.js';
 
 /** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
@@ -242,7 +242,12 @@ export class PermissionGate {
         // Dismissed: with an admin API the request waits for it (documented); without, nobody else can decide.
         if (this.deps.adminApproval === false) return this.endUnanswered(id, 'cancelled', 'elicitation', dismissedWithNobodyElse(input, id));
       },
-      (error: unknown) => !stop.aborted && this.deps.log.warn({ err: error, requestId: id }, 'asking in the client failed; the admin API can still decide'),
+      (error: unknown) => {
+        if (stop.aborted) return;
+        // Failed: as when dismissed, the admin API can still decide; without one, nobody can.
+        if (this.deps.adminApproval === false) return this.endUnanswered(id, 'cancelled', 'elicitation', failedWithNobodyElse(input, id, error));
+        this.deps.log.warn({ err: error, requestId: id }, 'asking in the client failed; the admin API can still decide');
+      },
     );
   }
 

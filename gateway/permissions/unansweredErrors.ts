@@ -37,6 +37,18 @@ export function dismissedWithNobodyElse(input: UnansweredCall, requestId: string
   );
 }
 
+/** The same when asking in the client failed (it refused or could not show the question). */
+export function failedWithNobodyElse(input: UnansweredCall, requestId: string, failure: unknown): GatewayError {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  return new GatewayError(
+    'permission_denied',
+    `Asking the user to approve this call to ${input.toolName} failed in the MCP client (${reason.slice(0, 200)}), and nobody else ` +
+      'can decide (scigate runs without an admin API); the action did not run. Call the tool again to be asked again, or restart ' +
+      'scigate stdio with --admin-port <port> to decide on the admin page.',
+    { details: { sessionId: input.sessionId, requestId } },
+  );
+}
+
 /** Nobody decided within the approval timeout; not retryable by itself, since it needs the user first. */
 export function expiredUnanswered(input: UnansweredCall, requestId: string, approvalTimeoutMs: number): GatewayError {
   const seconds = Math.round(approvalTimeoutMs / 1000);

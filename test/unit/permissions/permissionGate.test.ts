@@ -328,4 +328,16 @@ describe('PermissionGate with a client that can be asked (elicitation)', () => {
     expect(h.store.requests).toEqual([expect.objectContaining({ status: 'cancelled', resolvedVia: 'elicitation', authorizationId: null })]);
     expect(h.store.authorizations).toEqual([]);
   });
+
+  it('without an admin API, a question that fails in the client ends the wait at once too, with the reason', async () => {
+    const h = await createGateHarness({ adminApproval: false });
+    const call = ask(h, { askClient: async () => Promise.reject(new Error('MCP error -32601: elicitation not supported here')) });
+    await vi.waitFor(() => expect(call.done).toBe(true));
+    const refused = await call.promise.catch((error: unknown) => error as GatewayError);
+    expect(refused).toMatchObject({ code: 'permission_denied', retryable: false });
+    expect((refused as GatewayError).message).toMatch(
+      /^Asking the user to approve this call to mcp__notes__write_note failed in the MCP client \(MCP error -32601: elicitation not supported here\).*--admin-port/s,
+    );
+    expect(h.store.requests).toEqual([expect.objectContaining({ status: 'cancelled', resolvedVia: 'elicitation', authorizationId: null })]);
+  });
 });
