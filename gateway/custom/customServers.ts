@@ -243,15 +243,15 @@ export class CustomServers {
   private register(state: ServerState): void {
     const config = state.config;
     const revision = state.revision;
-    const manifest = customSourceManifest(config);
     this.deps.secrets.register(config.id, () => secretValuesOf(config, this.deps.environment));
     const client = createCustomClient(this.deps, config, {
       clientRequests: sharedClientRequests(config.name),
       auth: this.oauth.authOf(config.id),
       onGiveUp: (error) => this.track(this.disableAfterFailures(state, revision, error.message)),
     });
-    this.deps.registry.add(manifest, client, {
+    this.deps.registry.add(customSourceManifest(config), client, {
       enabled: config.enabled,
+      label: customSourceLabel(config, this.configs(), this.builtinIds()),
       derive: (listed) => {
         const accepted = state.config.acceptedTools;
         const label = customSourceLabel(state.config, this.configs(), this.builtinIds());

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SourceManifest, ToolPrefix } from '../../catalog/index.js';
-import type { Clock, Logger } from '../core/index.js';
+import { GatewayError, type Clock, type Logger } from '../core/index.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import { deriveBuiltinTools, type DerivedTools, type GovernedTool, type HiddenTool } from './governedTool.js';
 
@@ -11,7 +11,8 @@ export interface SourceEntry {
   manifest: SourceManifest;
   client: UpstreamClient;
   enabled: boolean;
-  discovery: { state: DiscoveryState; error?: string; discoveredAt?: string };
+  /** `code`: the GatewayError code of a failed discovery (auth_required when it wants a login). */
+  discovery: { state: DiscoveryState; error?: string; code?: string; discoveredAt?: string };
   tools: GovernedTool[];
   hidden: HiddenTool[];
   /** A custom server's readable name in agent-facing names, from its last discovery (else its Source ID is used). */
@@ -45,7 +46,8 @@ export class SourceRegistry {
     return this.options.toolPrefix;
   }
 
-  add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean; derive?: SourceEntry['derive'] } = {}): SourceEntry {
+  /** `label`, when known before any discovery (a custom server's name), lets `failedSourceOf` find it. */
+  add(manifest: SourceManifest, client: UpstreamClient, options: { enabled?: boolean; derive?: SourceEntry['derive']; label?: string } = {}): SourceEntry {
     if (this.entries.has(manifest.id)) throw new Error(`source "${manifest.id}" is already registered`);
     const entry: SourceEntry = {
       manifest,
@@ -55,6 +57,7 @@ export class SourceRegistry {
       tools: [],
       hidden: [],
       ...(options.derive ? { derive: options.derive } : {}),
+      ...(options.label ? { label: options.label } : {}),
     };
     this.entries.set(manifest.id, entry);
     return entry;
@@ -91,7 +94,7 @@ export class SourceRegistry {
     } catch (error) {
       entry.tools = [];
       entry.hidden = [];
-      entry.discovery = { state: 'error', error: (error as Error).message };
+      entry.discovery = { state: 'error', error: (error as Error).message, ...(error instanceof GatewayError ? { code: error.code } : {}) };
       this.options.log.warn({ sourceId: id, err: (error as Error).message }, 'discovery failed; its tools are hidden');
     }
     this.reindex();
@@ -118,6 +121,17 @@ export class SourceRegistry {
   /** The governed tool behind an agent-facing name, if it is currently exposed. */
   resolve(name: string): GovernedTool | undefined {
     return this.byName.get(name);
+  }
+
+  /**
+   * The enabled source whose tools `name` is shaped like (`mcp__<label or Source ID>__…`) while
+   * its discovery has failed: a name an agent kept from before is then explained, not just unknown.
+   */
+  failedSourceOf(name: string): SourceEntry | undefined {
+    const rest = this.options.toolPrefix === 'mcp' ? (name.startsWith('mcp__') ? name.slice(5) : '') : name;
+    const part = rest.split('__')[0];
+    if (!part) return undefined;
+    return [...this.entries.values()].find((e) => e.enabled && e.discovery.state === 'error' && (e.label === part || e.manifest.id === part));
   }
 
   /** Every tool currently exposed: enabled sources, discovered, schema-compatible. */

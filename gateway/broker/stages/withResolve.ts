@@ -1,3 +1,4 @@
+import { sourceLabel } from '../../../catalog/index.js';
 import { CallDeadline, GatewayError, type Clock, type ConnectorSelectionReader } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
 import { isSourceSelected } from '../../selection/index.js';
@@ -19,12 +20,7 @@ export function withResolve(deps: ResolveDeps): (next: Handler<ResolvedCall>) =>
   return (next) => async (request) => {
     const tool = deps.registry.resolve(request.toolName);
     const source = tool && deps.registry.get(tool.sourceId);
-    if (!tool || !source) {
-      throw new GatewayError(
-        'tool_unavailable',
-        `No tool named "${request.toolName.slice(0, 100)}" is available; list the tools again (the catalog may have changed).`,
-      );
-    }
+    if (!tool || !source) throw unknownTool(deps.registry, request.toolName);
     const selected = request.allowedSourceIds ?? (await deps.connectors.effective(request.session));
     if (!isSourceSelected(selected, tool.sourceId)) {
       throw new GatewayError('tool_unavailable', `The source "${tool.sourceId}" is not selected for this session.`);
@@ -34,4 +30,19 @@ export function withResolve(deps: ResolveDeps): (next: Handler<ResolvedCall>) =>
     const call: ResolvedCall = { ...request, tool, manifest: source.manifest, client, deadline: new CallDeadline(deps.clock) };
     return { ...(await next(call)), tool };
   };
+}
+
+/**
+ * No such tool now. When the name is one of a source whose tools could not be listed (after a
+ * restart, a custom server that wants an OAuth login lists none), the agent hears that cause, as
+ * `auth_required` when it is one, instead of a bare "list the tools again" that cannot help.
+ */
+function unknownTool(registry: SourceRegistry, name: string): GatewayError {
+  const shown = name.slice(0, 100);
+  const failed = registry.failedSourceOf(name);
+  if (!failed) return new GatewayError('tool_unavailable', `No tool named "${shown}" is available; list the tools again (the catalog may have changed).`);
+  const code = failed.discovery.code === 'auth_required' || failed.discovery.code === 'insufficient_scope' ? failed.discovery.code : 'tool_unavailable';
+  return new GatewayError(code, `"${shown}" is not available: ${sourceLabel(failed.manifest)} could not list its tools: ${failed.discovery.error ?? 'discovery failed'}`, {
+    details: { sourceId: failed.manifest.id },
+  });
 }
