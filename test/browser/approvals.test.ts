@@ -73,8 +73,12 @@ describe('approvals', () => {
     await admin.check('approvals-granted');
     expect(reloads).toEqual([]);
 
-    await grants.getByRole('button', { name: /Revoke/ }).click();
+    // A double click revokes once.
+    const revokes: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'DELETE' && r.url().includes('/api/grants/')) revokes.push(r.url()); });
+    await grants.getByRole('button', { name: /Revoke/ }).dblclick();
     await block.getByText('No Grants.').waitFor();
+    expect(revokes).toHaveLength(1);
     expect((await api.get(`/api/sessions/${session.id}/grants`)).body.grants.every((g: any) => g.revokedAt !== null)).toBe(true);
 
     await block.getByLabel(/Always allow/).check();

@@ -25,6 +25,20 @@ describe('the page when things go wrong', () => {
     expect((await on.api.get('/api/mcp/servers')).body.servers.map((s: any) => s.name)).toEqual(['once']);
   });
 
+  it("runs a server card's action once on a double click: one connection test, one enable", async () => {
+    const { page } = on.admin;
+    const sent: string[] = [];
+    page.on('request', (r) => { if (/\/api\/mcp\/servers\/[^/]+(\/test)?$/.test(r.url()) && r.method() !== 'GET') sent.push(`${r.method()} ${new URL(r.url()).pathname.split('/').at(-1)}`); });
+    const card = page.locator('article.server', { hasText: 'once' });
+    await card.getByRole('button', { name: 'Test connection' }).dblclick();
+    await expect.poll(() => card.locator('.test-result').innerText(), PATIENT).toMatch(/Test:?\s*failed/);
+    await card.getByRole('button', { name: 'Enable once' }).dblclick();
+    await card.getByRole('button', { name: 'Disable once' }).waitFor(PATIENT);
+    expect(sent.filter((r) => r === 'POST test')).toHaveLength(1);
+    expect(sent.filter((r) => r.startsWith('PATCH'))).toHaveLength(1);
+    await on.api.patch(`/api/mcp/servers/${(await on.api.get('/api/mcp/servers')).body.servers[0].id}`, { enabled: false });
+  });
+
   it('names the bad entry of a VS Code file ({"servers": …}) as the file does, beside its other entries', async () => {
     const { page } = on.admin;
     await page.getByLabel('…or paste the JSON').fill(JSON.stringify({ servers: { vs1: { type: 'stdio' }, vs2: { type: 'stdio', command: 'node' } } }));

@@ -73,7 +73,17 @@ function sessionBlock({ session, requests, grants }, actions) {
     h('h4', {}, 'Grants'),
     grants.length === 0 ? h('p', { class: 'muted' }, 'No Grants.')
       : h('ul', { class: 'grants' }, ...grants.map((g) => h('li', {}, `${g.action} on ${g.resource} (since ${when(g.createdAt)}) `,
-        h('button', { type: 'button', class: 'secondary small', 'aria-label': `Revoke the Grant for ${g.resource}`, onclick: () => actions.revoke(g) }, 'Revoke')))));
+        h('button', { type: 'button', class: 'secondary small', 'aria-label': `Revoke the Grant for ${g.resource}`, onclick: revokeOnce(g, actions) }, 'Revoke')))));
+}
+
+/** Revoke, once per click: the button is disabled while its request runs (the list is redrawn after). */
+function revokeOnce(grant, actions) {
+  return (event) => {
+    const button = event.currentTarget;
+    if (button.disabled) return;
+    button.disabled = true;
+    void actions.revoke(grant).finally(() => { button.disabled = false; });
+  };
 }
 
 /** One waiting request: what, on what, with which arguments, until when; and the three decisions. */

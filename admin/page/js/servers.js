@@ -50,12 +50,24 @@ export function createServersPanel(ctx) {
   };
 
   const actions = { ...serverActions(ctx, refresh), ...oauthActions(ctx, refresh, pendingLogins), edit };
+  /** Servers with an action running: their card's buttons are disabled until it ends. */
+  const busy = new Set();
   async function act(name, server, extra) {
+    // A second click (a double click) sends nothing: a second toggle would undo the first, a second
+    // delete or test would be answered with an error that hides the first one's outcome.
+    if (busy.has(server.id)) return;
+    busy.add(server.id);
+    const card = [...list.querySelectorAll(CARD)].find((c) => c.dataset.serverId === server.id);
+    const buttons = [...(card?.querySelectorAll('button') ?? [])].filter((b) => !b.disabled);
+    for (const b of buttons) b.disabled = true;
     try {
       await actions[name](server, extra);
     } catch (error) {
       ctx.toast(`${server.name}: ${error.message}`, 'bad');
       await refresh().catch(() => {});
+    } finally {
+      busy.delete(server.id);
+      for (const b of buttons) b.disabled = false;
     }
   }
 
