@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type JSONRPCMessage, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage, type Progress, type RequestId, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 export interface DirectCallOptions {
@@ -15,8 +15,19 @@ interface Pending {
   onProgress?: (progress: Progress) => void;
 }
 
-/** Ids of the calls sent here: strings, so they never meet the Protocol's numeric ones on the same connection. */
-const ID_PREFIX = 'scigate-';
+/**
+ * Request ids taken from the client Protocol's own counter (`_requestMessageId`, SDK 1.32): a server
+ * sees the same integer ids as before (some accept no other kind), and the Protocol never issues an
+ * id taken here. Should a later SDK lose the field, ids become strings of their own.
+ */
+export function protocolRequestIds(protocol: object): () => RequestId {
+  const counter = protocol as { _requestMessageId?: unknown };
+  if (typeof counter._requestMessageId !== 'number') {
+    let sent = 0;
+    return () => `scigate-${++sent}`;
+  }
+  return () => (counter._requestMessageId as number)++;
+}
 
 /**
  * tools/call written on an upstream connection's transport by the gateway itself, in front of the
@@ -28,12 +39,12 @@ const ID_PREFIX = 'scigate-';
  * Install once the client is connected.
  */
 export class DirectToolCalls {
-  private readonly pending = new Map<string, Pending>();
-  private sent = 0;
+  private readonly pending = new Map<RequestId, Pending>();
 
   constructor(
     private readonly transport: Transport,
     private readonly rules: ToolRules,
+    private readonly nextId: () => RequestId,
   ) {
     const protocolMessage = transport.onmessage;
     const protocolClose = transport.onclose;
@@ -50,7 +61,7 @@ export class DirectToolCalls {
   async call(name: string, args: Record<string, unknown>, options: DirectCallOptions): Promise<Record<string, unknown>> {
     this.rules.refuseUnlessCallable(name);
     options.signal?.throwIfAborted();
-    const id = `${ID_PREFIX}${++this.sent}`;
+    const id = this.nextId();
     const params = { name, arguments: args, ...(options.onProgress ? { _meta: { progressToken: id } } : {}) };
     const response = await new Promise<JSONRPCMessage>((resolve, reject) => {
       const cancel = (reason: unknown) => {
@@ -81,14 +92,14 @@ export class DirectToolCalls {
   /** Handles a response to, or progress of, a call sent here; false for any other message. */
   private claimed(message: JSONRPCMessage): boolean {
     if ('id' in message && !('method' in message)) {
-      if (typeof message.id !== 'string' || !message.id.startsWith(ID_PREFIX)) return false;
-      // An answer to a call that timed out or was cancelled is dropped here: nobody waits for it.
-      this.pending.get(message.id)?.settle(message);
-      return true;
+      // One that timed out or was cancelled goes on to the Protocol, which reports an unknown id as before.
+      const call = message.id === null || message.id === undefined ? undefined : this.pending.get(message.id);
+      call?.settle(message);
+      return call !== undefined;
     }
     if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return false;
-    const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: unknown };
-    const call = typeof progressToken === 'string' && progressToken.startsWith(ID_PREFIX) ? this.pending.get(progressToken) : undefined;
+    const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: RequestId };
+    const call = progressToken === undefined ? undefined : this.pending.get(progressToken);
     call?.onProgress?.(progress);
     return call !== undefined;
   }

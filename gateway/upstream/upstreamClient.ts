@@ -10,7 +10,7 @@ import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
 import { sameOriginRedirects } from './sameOriginRedirects.js';
 import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
-import { DirectToolCalls, ToolRules, type DirectCallOptions } from './directToolCalls.js';
+import { DirectToolCalls, ToolRules, protocolRequestIds, type DirectCallOptions } from './directToolCalls.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
@@ -271,7 +271,7 @@ export class UpstreamClient {
       this.auth = target.kind === 'http' || target.kind === 'sse' ? target.auth : undefined;
       transport = this.createTransport(target, client);
       await client.connect(transport, { timeout: this.connectTimeoutMs });
-      this.directCalls.set(client, new DirectToolCalls(transport, this.toolRules));
+      this.directCalls.set(client, new DirectToolCalls(transport, this.toolRules, protocolRequestIds(client)));
     } catch (error) {
       await transport?.close().catch(() => {});
       const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal, 'connect');

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sharedSchemaValidator } from '../../../gateway/core/index.js';
-import { DirectToolCalls, ToolRules } from '../../../gateway/upstream/directToolCalls.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DirectToolCalls, ToolRules, protocolRequestIds } from '../../../gateway/upstream/directToolCalls.js';
 
 /** The client side of a connection whose server the test plays message by message. */
 class ScriptedConnection implements Transport {
@@ -26,8 +27,8 @@ class ScriptedConnection implements Transport {
   answer(message: JSONRPCMessage): void {
     this.onmessage?.(message);
   }
-  lastCallId(): string {
-    return String((this.sent.findLast((m) => 'method' in m && m.method === 'tools/call') as { id: string }).id);
+  lastCallId(): number {
+    return (this.sent.findLast((m) => 'method' in m && m.method === 'tools/call') as { id: number }).id;
   }
 }
 
@@ -35,17 +36,28 @@ function connection(tools: Tool[] = []) {
   const transport = new ScriptedConnection();
   const rules = new ToolRules(sharedSchemaValidator);
   rules.learn(tools);
-  return { transport, calls: new DirectToolCalls(transport, rules) };
+  let next = 100;
+  return { transport, calls: new DirectToolCalls(transport, rules, () => next++) };
 }
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('tools/call written in front of the SDK client Protocol', () => {
+  it("takes its ids from the client Protocol's counter, so the server sees one sequence of integers", async () => {
+    const client = new Client({ name: 'c', version: '1' });
+    const ids = protocolRequestIds(client);
+    expect([ids(), ids()]).toEqual([0, 1]);
+    expect((client as unknown as { _requestMessageId: number })._requestMessageId).toBe(2);
+    const strings = protocolRequestIds({});
+    expect([strings(), strings()]).toEqual(['scigate-1', 'scigate-2']);
+  });
+
   it('sends the call with its own id, resolves with the answer and leaves other messages to the Protocol', async () => {
     const { transport, calls } = connection();
     // No timeout of its own: the caller's signal decides.
     const result = calls.call('echo', { text: 'hi' }, {});
     const id = transport.lastCallId();
     expect(transport.sent).toEqual([{ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]);
+    expect(id).toBe(100);
     transport.answer({ jsonrpc: '2.0', id: 0, result: {} });
     transport.answer({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     transport.answer({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'hi' }] } });
@@ -76,14 +88,14 @@ describe('tools/call written in front of the SDK client Protocol', () => {
     expect(transport.toProtocol).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: 1 } }]);
   });
 
-  it('times out as the SDK does: notifications/cancelled to the server, McpError -32001, and the late answer dropped', async () => {
+  it('times out as the SDK does: notifications/cancelled to the server, McpError -32001; the late answer goes to the Protocol', async () => {
     const { transport, calls } = connection();
     const result = calls.call('hang', {}, { timeoutMs: 20 });
     const id = transport.lastCallId();
     await expect(result).rejects.toMatchObject({ code: -32001, message: 'MCP error -32001: Request timed out' });
     expect(transport.sent[1]).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'McpError: MCP error -32001: Request timed out' } });
     transport.answer({ jsonrpc: '2.0', id, result: { content: [] } });
-    expect(transport.toProtocol).toEqual([]);
+    expect(transport.toProtocol).toEqual([{ jsonrpc: '2.0', id, result: { content: [] } }]);
   });
 
   it('cancels on the signal with its reason, telling the server', async () => {
