@@ -19,9 +19,19 @@ export async function storedOutcome(store: PermissionStore, requestId: string): 
     const authorization = authorizations.find((a) => a.id === request.authorizationId);
     if (authorization) return { authorization };
   }
-  const how = request.resolvedVia ? ` via ${request.resolvedVia}` : '';
-  const code = request.status === 'expired' ? 'permission_expired' : request.status === 'denied' ? 'permission_denied' : 'cancelled';
-  return { error: new GatewayError(code, `Permission request ${request.id} ended ${request.status}${how}; the action did not run.`) };
+  return { error: endedElsewhere(request) };
+}
+
+/** Why an action whose request another replica ended does not run, in the words the local paths use. */
+function endedElsewhere(request: PermissionRequestRecord): GatewayError {
+  const details = { details: { sessionId: request.sessionId, requestId: request.id } };
+  if (request.status === 'expired') {
+    return new GatewayError('permission_expired', `Nobody decided in time whether this call to ${request.toolName} may run (permission request ${request.id}); ` +
+      'the action did not run. Ask the user to decide it when asked, on the scigate admin page or in their MCP client, then call the tool again.', details);
+  }
+  const how = request.resolvedVia ? ` (via ${request.resolvedVia})` : '';
+  if (request.status === 'denied') return new GatewayError('permission_denied', `The user denied the call to ${request.toolName}${how}; do not retry this call.`, details);
+  return new GatewayError('cancelled', `The permission request ${request.id} for ${request.toolName} was cancelled${how}; the action did not run.`, details);
 }
 
 /** Which waiting actions another replica's event releases, and on what basis. */
