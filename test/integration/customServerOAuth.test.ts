@@ -8,7 +8,6 @@ import { adminApi, allowEverything, type AdminApi, type ApiResponse } from '../f
 import { captureLogger } from '../fixtures/custom/captureLogger.js';
 import { openEventStream } from '../fixtures/eventStream.js';
 import { approve, logIn, openCallback } from '../fixtures/oauth/oauthLogin.js';
-import { useRestartableGateways } from '../fixtures/restartableGateways.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -360,52 +359,5 @@ describe('OAuth for a custom http server, against a real authorization server', 
     for (const [where, text] of Object.entries(haystacks)) {
       for (const secret of secrets) expect(text.includes(secret), `${where} contains a secret`).toBe(false);
     }
-  });
-});
-
-describe('a saved OAuth login across a restart', () => {
-  const gateways = useRestartableGateways('scigate-oauth-');
-
-  it('cleared before the restart: a call by the old name is auth_required saying how to log in, not "list the tools again"', async () => {
-    await gateways.freshDir();
-    const first = await gateways.start();
-    const created = await first.api.post('/api/mcp/servers', { name: 'Relogin', transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
-    const id = created.body.server.id;
-    expect((await logIn(first.api, id)).callback.status).toBe(200);
-    const tool = await vi.waitFor(
-      async () => {
-        const found = (await first.api.get(`/api/mcp/servers/${id}`)).body.server.tools.find((t: any) => t.upstreamName === 'echo');
-        if (!found) throw new Error('not discovered yet');
-        return found.name as string;
-      },
-      { timeout: 60_000, interval: 50 },
-    );
-    expect((await first.api.post(`/api/mcp/servers/${id}/oauth/clear`)).status).toBe(200);
-    await first.gateway.dispose();
-    // Tool lists are not saved: after the restart the server, wanting a login, lists none.
-    const second = await gateways.start();
-    await vi.waitFor(async () => expect((await second.api.get(`/api/mcp/servers/${id}`)).body.server.connection.state).toBe('error'), { timeout: 60_000, interval: 50 });
-    const returning = await second.gateway.connect({ name: 'returning-agent' });
-    const result = (await returning.callTool({ name: tool, arguments: { message: 'x' } })) as any;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error).toMatchObject({ code: 'auth_required', message: expect.stringMatching(/could not list its tools: .*oauth\/start/s) });
-    const unrelated = (await returning.callTool({ name: 'mcp__nothing__here', arguments: {} })) as any;
-    expect(unrelated.structuredContent.error).toMatchObject({ code: 'tool_unavailable', message: expect.stringMatching(/list the tools again/) });
-  });
-
-  it('is kept encrypted in mcp-oauth.enc and used after the restart without a new login', async () => {
-    await gateways.freshDir();
-    const first = await gateways.start();
-    const created = await first.api.post('/api/mcp/servers', { name: 'Kept', transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
-    expect((await logIn(first.api, created.body.server.id)).callback.status).toBe(200);
-    await first.gateway.dispose();
-    const saved = await readFile(join(first.gateway.dataDir, 'mcp-oauth.enc'));
-    expect(saved.toString('latin1')).not.toContain(upstream.provider.issued.accessTokens.at(-1)!);
-    const authorizations = upstream.provider.authorizations.length;
-    const second = await gateways.start();
-    const view = (await second.api.get(`/api/mcp/servers/${created.body.server.id}`)).body.server;
-    expect(view.authState).toBe('authorized');
-    expect((await second.api.post(`/api/mcp/servers/${created.body.server.id}/test`)).body.ok).toBe(true);
-    expect(upstream.provider.authorizations.length).toBe(authorizations);
   });
 });

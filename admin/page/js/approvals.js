@@ -76,13 +76,13 @@ function sessionBlock({ session, requests, grants }, actions) {
         h('button', { type: 'button', class: 'secondary small', 'aria-label': `Revoke the Grant for ${g.resource}`, onclick: revokeOnce(g, actions) }, 'Revoke')))));
 }
 
-/** Revoke, once per click: the button is disabled while its request runs (the list is redrawn after). */
+/** Revoke, once per click: a click while its request runs sends nothing (the list is redrawn after). */
 function revokeOnce(grant, actions) {
-  return (event) => {
-    const button = event.currentTarget;
-    if (button.disabled) return;
-    button.disabled = true;
-    void actions.revoke(grant).finally(() => { button.disabled = false; });
+  let running = false;
+  return () => {
+    if (running) return;
+    running = true;
+    void actions.revoke(grant).finally(() => { running = false; });
   };
 }
 

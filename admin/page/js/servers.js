@@ -50,16 +50,16 @@ export function createServersPanel(ctx) {
   };
 
   const actions = { ...serverActions(ctx, refresh), ...oauthActions(ctx, refresh, pendingLogins), edit };
-  /** Servers with an action running: their card's buttons are disabled until it ends. */
+  /** Servers with an action running: a click on their card sends nothing until it ends. */
   const busy = new Set();
   async function act(name, server, extra) {
     // A second click (a double click) sends nothing: a second toggle would undo the first, a second
-    // delete or test would be answered with an error that hides the first one's outcome.
+    // delete or test would be answered with an error that hides the first one's outcome. The
+    // buttons stay enabled (a disabled button drops keyboard focus); the card says it is busy.
     if (busy.has(server.id)) return;
     busy.add(server.id);
     const card = [...list.querySelectorAll(CARD)].find((c) => c.dataset.serverId === server.id);
-    const buttons = [...(card?.querySelectorAll('button') ?? [])].filter((b) => !b.disabled);
-    for (const b of buttons) b.disabled = true;
+    card?.setAttribute('aria-busy', 'true');
     try {
       await actions[name](server, extra);
     } catch (error) {
@@ -67,7 +67,7 @@ export function createServersPanel(ctx) {
       await refresh().catch(() => {});
     } finally {
       busy.delete(server.id);
-      for (const b of buttons) b.disabled = false;
+      card?.removeAttribute('aria-busy');
     }
   }
 
