@@ -56,10 +56,7 @@ export async function startStdioGateway(flags: FlagValues, env: Env): Promise<St
     const { downstream } = runtime;
     return {
       log,
-      runtime: {
-        handlersFor: (id) => downstreamHandlers(downstream, id), cancelApprovals: (id) => downstream.permissionGate.cancelSession(id),
-        sessions: downstream.sessions, clock: downstream.clock, log,
-      },
+      runtime: { handlersFor: (id) => downstreamHandlers(downstream, id), sessions: downstream.sessions, clock: downstream.clock, log },
       close: async () => {
         admin?.close();
         await runtime.close();

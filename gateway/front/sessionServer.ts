@@ -33,7 +33,12 @@ export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotif
 export interface SessionHandlers {
   listTools(): Promise<ListToolsResult>;
   callTool(request: CallToolRequest, extra: SessionRequestExtra): Promise<CallToolResult>;
-  /** The server closed: drop subscriptions, cancel the session's pending work. */
+  /**
+   * The session is ending, before its running calls are aborted (connectSessionServer): what it
+   * waits for ends as the session's end, not as its client cancelling it.
+   */
+  ending?(): void;
+  /** The server closed: drop subscriptions, close the session's own connections. */
   closed(): void;
   /** The Session's resources (its workspace files); none when absent. */
   listResources?(): Promise<ListResourcesResult>;
@@ -101,6 +106,14 @@ export function createSessionServer(options: SessionServerOptions): Server {
   const handlers = Promise.resolve(options.handlers).then((bind) => bind(server));
   // The failure is reported by each request that waits for the handlers.
   handlers.catch(() => {});
+  // Read in the tick the session ends, which cannot wait for a promise.
+  let bound: SessionHandlers | undefined;
+  void handlers.then((b) => (bound = b), () => {});
+  let ended = false;
+  const end = () => {
+    if (!ended) bound?.ending?.();
+    ended = true;
+  };
   let initialized: Promise<void> = Promise.resolve();
   let handshakeDone = !options.onInitialized;
   if (options.onInitialized) {
@@ -128,7 +141,7 @@ export function createSessionServer(options: SessionServerOptions): Server {
   // answer's path); the result is built to CallToolResult's shape by the listener.
   const callTool: ToolCallHandler = async (request, extra) => (await ready()).callTool(request, extra);
   Protocol.prototype.setRequestHandler.call(server, EDGE_CHECKED_TOOL_CALL, (request, extra) => callTool(request as CallToolRequest, extra));
-  toolCallHandlers.set(server, callTool);
+  sessionHooks.set(server, { callTool, end });
   if (declared.resources) serveResources(server, ready, declared.resources.subscribe === true);
   if (declared.prompts) {
     server.setRequestHandler(ListPromptsRequestSchema, async () => (await ready()).listPrompts?.() ?? { prompts: [] });
@@ -143,23 +156,32 @@ export function createSessionServer(options: SessionServerOptions): Server {
   });
   const previousOnClose = server.onclose;
   server.onclose = () => {
-    void handlers.then((bound) => bound.closed(), () => {});
+    end();
+    void handlers.then((b) => b.closed(), () => {});
     previousOnClose?.();
   };
   return server;
 }
 
-/** Each session server's tools/call handler, for `connectSessionServer`. */
-const toolCallHandlers = new WeakMap<Server, ToolCallHandler>();
+/** Each session server's tools/call handler and its `ending` call, for `connectSessionServer`. */
+const sessionHooks = new WeakMap<Server, { callTool: ToolCallHandler; end: () => void }>();
 
 /**
  * Connects a session server to its transport, with tools/call answered in front of the Protocol
  * (directToolCalls.ts): the call every agent makes most is spared the Protocol's per-message work.
+ * When the transport closes, the handlers hear `ending` first, in the same tick, before the running
+ * calls are aborted (the Protocol would tell them only after).
  */
 export async function connectSessionServer(server: Server, transport: Transport): Promise<void> {
   await server.connect(transport);
-  const callTool = toolCallHandlers.get(server);
-  if (callTool) answerToolCallsDirectly(server, transport, callTool);
+  const hooks = sessionHooks.get(server);
+  if (!hooks) return;
+  answerToolCallsDirectly(server, transport, hooks.callTool);
+  const aborting = transport.onclose;
+  transport.onclose = () => {
+    hooks.end();
+    aborting?.();
+  };
 }
 
 type Ready = () => Promise<SessionHandlers>;

@@ -9,8 +9,6 @@ import { connectSessionServer, createSessionServer, type SessionHandlersFactory 
 export interface StdioRuntime extends SessionLifecycleDeps {
   /** The handlers of the session with this id. */
   handlersFor(sessionId: string): SessionHandlersFactory;
-  /** Ends the session's waiting permission requests as the session's end (claimed at once, recorded after). */
-  cancelApprovals(sessionId: string): Promise<unknown>;
 }
 
 export interface StdioFrontOptions {
@@ -56,14 +54,8 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
   await connectSessionServer(server, transport);
   await closed;
   // A client that closed before sending anything had no Session, and no runtime was started.
-  const built = started() ? await runtime : undefined;
-  // Claimed in the same tick as the close aborts the handlers (the HTTP front's `onclosing`): a call
-  // waiting for approval ends as the session's end, not as its client cancelling it, and nothing is
-  // written to a client that has gone.
-  void built?.cancelApprovals(id).catch((error: unknown) => options.log.warn({ err: error, sessionId: id }, 'could not cancel pending permission requests'));
-  const serverClosed = server.close().catch(() => {});
-  if (built) await endSession(id, built);
-  await serverClosed;
+  if (started()) await endSession(id, await runtime);
+  await server.close().catch(() => {});
 }
 
 /**

@@ -109,10 +109,12 @@ export function downstreamHandlers(deps: DownstreamDeps, sessionId: string, view
       },
       callTool: (request, extra) => callTool({ deps, server, session, upstreams }, request, extra),
       setLoggingLevel: async (level) => upstreams?.setLoggingLevel(level),
+      ending: () => {
+        void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
+      },
       closed: () => {
         void features.close().then(() => upstreams?.close());
         unsubscribe();
-        void deps.permissionGate.cancelSession(sessionId).catch((error: unknown) => deps.log.warn({ err: error, sessionId }, 'could not cancel pending permission requests'));
         unsubscribeSelection();
         unsubscribeFiles?.();
         records.close();

@@ -175,8 +175,6 @@ async function openSession({ deps, live, project, newServer, endpoints, endpoint
     },
   });
   const server = await newServer(id, (s) => persistSession(s, { id, projectId: project, transport: 'http' }, deps));
-  // Before the server aborts its handlers: a permission request waiting in this session ends as the session's end.
-  transport.onclosing = () => void deps.permissionGate.cancelSession(id).catch(() => {});
   transport.onclose = () => {
     endpoints.delete(id);
     live.delete(id);

@@ -43,8 +43,6 @@ export class NodeStreamableTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  /** Told when the session starts closing, before `onclose` (see `close`). */
-  onclosing?: () => void;
 
   private started = false;
   private closed = false;
@@ -128,15 +126,12 @@ export class NodeStreamableTransport implements Transport {
   }
 
   /**
-   * Ends the session. `onclosing` hears it first, before the server's handlers are aborted (so a
-   * waiting permission request ends as the session's end, not as the client cancelling it); with a
-   * `reason`, every request still open is answered with it as an error, rather than its stream
-   * ending with no answer at all.
+   * Ends the session. With a `reason`, every request still open is answered with it as an error,
+   * rather than its stream ending with no answer at all.
    */
   async close(reason?: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.onclosing?.();
     for (const [id, { stream }] of this.answers) {
       if (reason !== undefined) stream.write({ jsonrpc: '2.0', id, error: { code: SESSION_CLOSED, message: reason } }, false);
     }

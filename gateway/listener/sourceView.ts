@@ -51,6 +51,7 @@ export function sourceHandlers(deps: DownstreamDeps, sessionId: string, sourceId
         const name = governedName(request.params.name) ?? `${sourceId}/${request.params.name}`;
         return all.callTool({ ...request, params: { ...request.params, name } }, extra);
       },
+      ending: () => all.ending?.(),
       closed: () => all.closed(),
       ...(all.setLoggingLevel ? { setLoggingLevel: all.setLoggingLevel } : {}),
       ...pick(all, ['listResources', 'readResource', 'listResourceTemplates', 'subscribeResource', 'unsubscribeResource', 'listPrompts', 'getPrompt', 'complete']),

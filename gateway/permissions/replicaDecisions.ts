@@ -3,6 +3,7 @@ import {
   type PermissionStore, type SessionRecord,
 } from '../core/index.js';
 import type { WaitOutcome } from './pendingRequests.js';
+import { expiredUnanswered } from './unansweredErrors.js';
 
 /**
  * Decisions that cross replicas. The store (PostgreSQL) is the truth; events only say "look
@@ -24,11 +25,8 @@ export async function storedOutcome(store: PermissionStore, requestId: string): 
 
 /** Why an action whose request another replica ended does not run, in the words the local paths use. */
 function endedElsewhere(request: PermissionRequestRecord): GatewayError {
+  if (request.status === 'expired') return expiredUnanswered(request, request.id, Date.parse(request.expiresAt) - Date.parse(request.createdAt));
   const details = { details: { sessionId: request.sessionId, requestId: request.id } };
-  if (request.status === 'expired') {
-    return new GatewayError('permission_expired', `Nobody decided in time whether this call to ${request.toolName} may run (permission request ${request.id}); ` +
-      'the action did not run. Ask the user to decide it when asked, on the scigate admin page or in their MCP client, then call the tool again.', details);
-  }
   const how = request.resolvedVia ? ` (via ${request.resolvedVia})` : '';
   if (request.status === 'denied') return new GatewayError('permission_denied', `The user denied the call to ${request.toolName}${how}; do not retry this call.`, details);
   return new GatewayError('cancelled', `The permission request ${request.id} for ${request.toolName} was cancelled${how}; the action did not run.`, details);

@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, type AdminApi } from '../fixtures/custom/adminApi.js';
-import { PATIENT, launchAdminBrowser, type AdminBrowser } from '../fixtures/browser.js';
-import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT } from '../fixtures/browser.js';
+import { useGatewayPage } from '../fixtures/gatewayPage.js';
 
 // The server cards on a phone and from the keyboard: a long name wraps instead of widening every
 // card past the screen, and an action that redraws the list leaves focus on the card, not the page.
 const LONG_NAME = 'x'.repeat(100);
-let gateway: TestGateway;
-let api: AdminApi;
-let browser: AdminBrowser;
+const on = useGatewayPage();
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  api = adminApi(gateway);
-  browser = await launchAdminBrowser();
   // Never started: a command that exits is enough for cards that are only drawn, enabled and deleted.
   for (const name of [LONG_NAME, 'alpha', 'beta']) {
-    expect((await api.post('/api/mcp/servers', { name, transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(0)'] })).status).toBe(201);
+    expect((await on.api.post('/api/mcp/servers', { name, transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(0)'] })).status).toBe(201);
   }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await gateway?.dispose();
 });
 
 const focused = (page: any) => page.evaluate(() => {
@@ -32,7 +21,7 @@ const focused = (page: any) => page.evaluate(() => {
 
 describe('server cards', () => {
   it('wrap a 100-character name within a 375 px screen', async () => {
-    const narrow = await browser.open(gateway, { width: 375 });
+    const narrow = await on.browser.open(on.gateway, { width: 375 });
     await narrow.page.locator('article.server', { hasText: 'alpha' }).waitFor();
     const widths = await narrow.page.evaluate(() => {
       const doc = (globalThis as any).document;
@@ -45,7 +34,7 @@ describe('server cards', () => {
   });
 
   it('keep keyboard focus on the card after an action redraws the list, and move it to the next card after a delete', async () => {
-    const admin = await browser.open(gateway);
+    const admin = await on.browser.open(on.gateway);
     const { page } = admin;
     const alpha = page.locator('article.server', { hasText: 'alpha' });
     await alpha.getByRole('button', { name: 'Enable alpha' }).focus();

@@ -21,7 +21,7 @@ describe('an action whose request another replica ended', () => {
   it('expired: says so as the local expiry does, naming the tool as the agent called it', async () => {
     const error = await endedElsewhere('expired', 'timeout');
     expect(error).toMatchObject({ code: 'permission_expired', details: { requestId: 'preq_1' } });
-    expect(error!.message).toMatch(/^Nobody decided in time whether this call to mcp__notes__write_note may run \(permission request preq_1\); the action did not run\. Ask the user/);
+    expect(error!.message).toMatch(/^Nobody decided within 1 s whether this call to mcp__notes__write_note may run \(permission request preq_1\); the action did not run\. Ask the user/);
   });
 
   it('cancelled: names the tool and how it ended', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sharedSchemaValidator } from '../../../gateway/core/index.js';
@@ -63,6 +63,20 @@ describe('tools/call written in front of the SDK client Protocol', () => {
     transport.answer({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'hi' }] } });
     await expect(result).resolves.toEqual({ content: [{ type: 'text', text: 'hi' }] });
     expect(transport.toProtocol).toEqual([{ jsonrpc: '2.0', id: 0, result: {} }, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+  });
+
+  it('without a timeout of its own, waits for as long as the answer takes (the caller\'s signal decides)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { transport, calls } = connection();
+      const result = calls.call('slow', {}, {});
+      await vi.advanceTimersByTimeAsync(24 * 3600_000);
+      transport.answer({ jsonrpc: '2.0', id: transport.lastCallId(), result: { content: [] } });
+      await expect(result).resolves.toEqual({ content: [] });
+      expect(transport.sent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects with the McpError the server answered', async () => {
