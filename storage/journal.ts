@@ -1,8 +1,11 @@
 import { constants, write, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { access, open, type FileHandle } from 'node:fs/promises';
 import type { Logger } from '../gateway/core/index.js';
 import { FILE_MODE, writeFileAtomic } from './atomicWrite.js';
+import { splitLines, type EntryCheck, type SkippedLine } from './journalLines.js';
 import { storageUnavailable } from './storageUnavailable.js';
+
+export type { EntryCheck } from './journalLines.js';
 
 /** One journaled write: a sequence number and the SQL that made it. */
 export interface JournalEntry {
@@ -16,15 +19,14 @@ export interface SequencedEntry {
   seq: number;
 }
 
-/** Tells a sound line's parsed JSON from anything else (a line that fails it ends the sound prefix). */
-export type EntryCheck<E> = (value: unknown) => value is E;
-
 /** What a journal file holds: its sound entries, where they end, and anything after them. */
 export interface JournalContents<E extends SequencedEntry = JournalEntry> {
   entries: E[];
-  /** Length in bytes of the prefix made of complete, parseable, newline-terminated lines. */
+  /** Length in bytes up to the end of the last sound line. */
   soundBytes: number;
-  /** The bytes after the sound prefix (a torn or corrupt tail) up to the zeros of a reserve, if any. */
+  /** Damaged lines passed over between sound ones (only with `skipDamagedLines`). */
+  skipped: SkippedLine[];
+  /** The bytes after the last sound line (a torn or corrupt tail) up to the zeros of a reserve, if any. */
   torn?: Buffer;
   /** Length of the whole file, zeros after the last line included. */
   fileBytes: number;
@@ -34,6 +36,11 @@ export interface JournalOptions<E extends SequencedEntry = JournalEntry> {
   log: Logger;
   /** What a sound line holds (default: a SQL journal entry). */
   isEntry?: EntryCheck<E>;
+  /**
+   * Pass over a line that does not parse when sound lines follow it (splitLines' `skipDamaged`),
+   * saving its bytes aside, instead of setting everything after it aside: for lines that stand alone.
+   */
+  skipDamagedLines?: boolean;
   /** Called synchronously when an append or fsync fails, before any writer hears about it. */
   onFailure?: (error: unknown) => void;
   /** Told how long each successful flush took to be durable, in ms (the journal-fsync latency metric). */
@@ -108,7 +115,8 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
    * new lines never join onto a fragment. Returns the sound entries for replay.
    */
   static async open<E extends SequencedEntry = JournalEntry>(path: string, options: JournalOptions<E>): Promise<{ journal: Journal<E>; entries: E[] }> {
-    const contents = await readJournal(path, options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
+    const contents = await readJournal(path, options.isEntry, options.skipDamagedLines);
+    if (contents.skipped.length > 0) await setSkippedLinesAside(path, contents, options);
     const handle = await open(path, WRITE_FLAGS, FILE_MODE);
     try {
       if (contents.torn) await setTornTailAside(handle, path, contents, options);
@@ -185,7 +193,7 @@ export class Journal<E extends SequencedEntry = JournalEntry> {
       await this.handle.truncate(this.soundBytes);
       this.allocatedBytes = this.soundBytes;
       await this.handle.sync();
-      const check = await readJournal(this.path, this.options.isEntry ?? (isJournalEntry as unknown as EntryCheck<E>));
+      const check = await readJournal(this.path, this.options.isEntry, this.options.skipDamagedLines);
       if (check.torn || check.soundBytes !== this.soundBytes) throw new Error('the journal does not end at its last acknowledged line');
     } catch (error) {
       throw storageUnavailable(error);
@@ -321,37 +329,23 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A full disk, a quota or a file size limit, which a write without its reserve may still fit into. */
 const isOutOfSpace = (error: unknown) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes((error as NodeJS.ErrnoException).code ?? '');
 
-/** Reads a journal file: the entries of its sound prefix and the bytes after it (if any). */
-export async function readJournal<E extends SequencedEntry = JournalEntry>(path: string, isEntry?: EntryCheck<E>): Promise<JournalContents<E>> {
+/** Reads a journal file: the entries of its sound lines and the bytes after them (if any). */
+export async function readJournal<E extends SequencedEntry = JournalEntry>(path: string, isEntry?: EntryCheck<E>, skipDamaged = false): Promise<JournalContents<E>> {
   let bytes: Buffer;
   try {
     const handle = await open(path, 'r');
     bytes = await handle.readFile().finally(() => handle.close());
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0, fileBytes: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], soundBytes: 0, skipped: [], fileBytes: 0 };
     throw error;
   }
-  return parseJournal(bytes, isEntry);
+  return parseJournal(bytes, isEntry, skipDamaged);
 }
 
-/**
- * Splits journal bytes into sound entries and a tail; a line without its newline is torn. Zeros at
- * the end are a reserve (`reserveBytes`), not a tail: a JSON line never holds a NUL byte.
- */
-export function parseJournal<E extends SequencedEntry = JournalEntry>(bytes: Buffer, isEntry?: EntryCheck<E>): JournalContents<E> {
-  const check = isEntry ?? (isJournalEntry as unknown as EntryCheck<E>);
-  const entries: E[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    const end = bytes.indexOf(0x0a, start);
-    const entry = end === -1 ? undefined : parseEntry(bytes.toString('utf8', start, end), check);
-    if (!entry) break;
-    entries.push(entry);
-    start = end + 1;
-  }
-  let tailEnd = bytes.length;
-  while (tailEnd > start && bytes[tailEnd - 1] === 0) tailEnd -= 1;
-  return { entries, soundBytes: start, fileBytes: bytes.length, ...(tailEnd > start ? { torn: bytes.subarray(start, tailEnd) } : {}) };
+/** Splits journal bytes into sound entries and a tail (see splitLines). */
+export function parseJournal<E extends SequencedEntry = JournalEntry>(bytes: Buffer, isEntry?: EntryCheck<E>, skipDamaged = false): JournalContents<E> {
+  const { lines, ...rest } = splitLines(bytes, isEntry ?? (isJournalEntry as unknown as EntryCheck<E>), skipDamaged);
+  return { entries: lines.map((line) => line.entry), ...rest };
 }
 
 async function setTornTailAside<E extends SequencedEntry>(handle: FileHandle, path: string, contents: JournalContents<E>, options: JournalOptions<E>): Promise<void> {
@@ -368,14 +362,24 @@ async function setTornTailAside<E extends SequencedEntry>(handle: FileHandle, pa
 }
 
 
-function parseEntry<E>(line: string, isEntry: EntryCheck<E>): E | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isEntry(value) ? value : undefined;
-  } catch {
-    return undefined;
+/**
+ * Saves damaged lines the journal passes over, each once (named by its offset: they stay where
+ * they lie, so every start meets them again), and says where.
+ */
+async function setSkippedLinesAside<E extends SequencedEntry>(path: string, contents: JournalContents<E>, options: JournalOptions<E>): Promise<void> {
+  const saved: string[] = [];
+  for (const { offset, bytes } of contents.skipped) {
+    const aside = `${path}.damaged-at-${offset}`;
+    if (!(await exists(aside))) await writeFileAtomic(aside, bytes);
+    saved.push(aside);
   }
+  options.log.warn(
+    { path, savedTo: saved, damagedLines: saved.length, replayed: contents.entries.length },
+    'journal has damaged lines between sound ones; they were passed over (the lines after them are kept) and saved aside',
+  );
 }
+
+const exists = (path: string) => access(path).then(() => true, () => false);
 
 function isJournalEntry(value: unknown): value is JournalEntry {
   const entry = value as JournalEntry | null;

@@ -2,6 +2,7 @@ import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../../gateway/core/index.js';
 import { writeFileAtomic } from '../atomicWrite.js';
+import { splitLines } from '../journalLines.js';
 import { decodeBlob, isAuditRecord, type AuditRecord } from './auditRecords.js';
 import { SegmentRows, type SegmentIndexFile } from './segmentRows.js';
 
@@ -39,25 +40,13 @@ export async function removeSegment(dir: string, segment: number): Promise<void>
   await rm(segmentPath(dir, segment), { force: true });
 }
 
-/** Every sound record of a segment file with its place, up to the first torn or foreign line. */
+/**
+ * Every sound record of a segment file with its place, up to a torn end; a damaged line between
+ * sound ones is passed over, as the segment's journal does (its bytes were saved aside when opened).
+ */
 export async function scanSegment(dir: string, segment: number): Promise<Array<{ record: AuditRecord; offset: number; length: number }>> {
   const bytes = await readFile(segmentPath(dir, segment)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(e)));
-  const lines: Array<{ record: AuditRecord; offset: number; length: number }> = [];
-  let start = 0;
-  while (start < bytes.length) {
-    const end = bytes.indexOf(0x0a, start);
-    if (end === -1) break;
-    let value: unknown;
-    try {
-      value = JSON.parse(bytes.toString('utf8', start, end));
-    } catch {
-      break;
-    }
-    if (!isAuditRecord(value)) break;
-    lines.push({ record: value, offset: start, length: end + 1 - start });
-    start = end + 1;
-  }
-  return lines;
+  return splitLines(bytes, isAuditRecord, true).lines.map(({ entry, offset, length }) => ({ record: entry, offset, length }));
 }
 
 /** A segment's rows rebuilt from its lines (its index file was never written or is damaged). */

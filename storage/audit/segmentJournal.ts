@@ -20,13 +20,14 @@ const RESERVE_BYTES = 1024 * 1024;
 
 /**
  * Opens one segment's file as the audit log writes it: group-committed lines, lazy ones lingering,
+ * a damaged line passed over (each record stands alone: the lines after it are kept),
  * a reserve of zeros ahead, and a flush somebody waits for written on the event loop while at most
  * one call is open (`openCalls`): no other call then waits on the loop meanwhile.
  */
 export async function openSegmentJournal(options: SegmentJournalOptions, segment: number, openCalls: () => number): Promise<Journal<AuditRecord>> {
   const { dir, log, now, onFsync, lingerMs } = options;
   const { journal } = await Journal.open(segmentPath(dir, segment), {
-    log, isEntry: isAuditRecord, lingerMs: lingerMs ?? LINGER_MS, reserveBytes: RESERVE_BYTES, writeOnLoop: () => openCalls() <= 1, ...(now ? { now } : {}), ...(onFsync ? { onFsync } : {}),
+    log, isEntry: isAuditRecord, skipDamagedLines: true, lingerMs: lingerMs ?? LINGER_MS, reserveBytes: RESERVE_BYTES, writeOnLoop: () => openCalls() <= 1, ...(now ? { now } : {}), ...(onFsync ? { onFsync } : {}),
   });
   return journal;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex, silentLogger, type InvocationRecord, type PermissionAuthorizationRecord } from '../../../gateway/core/index.js';
@@ -234,5 +234,31 @@ describe('the audit log group-commits a completion with the next intent', () => 
     await log.complete(only, encoder.encode('{"n":3}'));
     expect(log.flushCount - before).toBe(1);
     expect(await (await openLog()).get(only.id)).toEqual(only);
+  });
+});
+
+describe('a damaged audit segment', () => {
+  it('a damaged line in the active segment costs only its own record: the calls after it keep their rows and blobs', async () => {
+    const log = await openLog({ segmentRows: 100 });
+    for (let i = 0; i < 4; i++) await call(log, i);
+    await log.close();
+    // One flipped byte inside call 1's completion line (`"kind":` becomes `"kind";`).
+    const path = join(dir, '00000001.log');
+    const bytes = await readFile(path);
+    const at1 = bytes.indexOf('"kind":"completion","row":{"id":"inv_001"');
+    bytes[at1 + '"kind"'.length] = ';'.charCodeAt(0);
+    await writeFile(path, bytes);
+
+    const warnings: unknown[] = [];
+    const reopened = await openLog({ segmentRows: 100, log: { ...silentLogger, warn: (fields: unknown) => void warnings.push(fields) } });
+    expect(await reopened.get('inv_003')).toEqual(row(3));
+    expect((await reopened.blob(row(3).casHash!))?.toString()).toBe('{"n":3}');
+    expect(ids(await reopened.listBySession('ses_odd'))).toEqual(['inv_003']);
+    expect(warnings).toEqual([expect.objectContaining({ damagedLines: 1 })]);
+    // Call 1's intent has no completion any more: it is told apart as interrupted, not lost.
+    expect(await reopened.interruptUnfinished(at(60))).toBe(1);
+    expect(await reopened.get('inv_001')).toMatchObject({ status: 'interrupted' });
+    await call(reopened, 4);
+    expect(await (await openLog({ segmentRows: 100 })).get('inv_004')).toEqual(row(4));
   });
 });

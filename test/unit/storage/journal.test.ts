@@ -180,6 +180,60 @@ describe('a journal with a reserve of zeros ahead of its last line', () => {
   });
 });
 
+describe('a damaged line between sound ones', () => {
+  const entry = (seq: number) => ({ seq, sql: `INSERT ${seq}`, params: [] });
+  const lineOf = (seq: number) => `${JSON.stringify(entry(seq))}\n`;
+  // One flipped byte: `"sql":` became `"sql";`, so the line no longer parses.
+  const damaged = lineOf(2).replace('"sql":', '"sql";');
+
+  it('is passed over where it lies when the journal skips damaged lines: the lines after it are kept, the bytes saved aside once', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-damaged-'));
+    const path = join(dir, 'audit.log');
+    const { log, warnings } = recordingLogger();
+    await writeFile(path, Buffer.concat([Buffer.from(lineOf(1) + damaged + lineOf(3)), Buffer.alloc(4096)]));
+    const options = { log, skipDamagedLines: true, reserveBytes: 4096 };
+    const { journal, entries } = await Journal.open(path, options);
+    expect(entries.map((e) => e.seq)).toEqual([1, 3]);
+    expect(warnings.filter((w) => w.includes('damaged lines'))).toHaveLength(1);
+    const aside = `audit.log.damaged-at-${lineOf(1).length}`;
+    expect(await readFile(join(dir, aside), 'utf8')).toBe(damaged);
+    await journal.append(entry(4));
+    await journal.close();
+    expect(await readFile(path, 'utf8')).toBe(lineOf(1) + damaged + lineOf(3) + lineOf(4));
+
+    const again = await Journal.open(path, options);
+    expect(again.entries.map((e) => e.seq)).toEqual([1, 3, 4]);
+    await again.journal.close();
+    expect((await readdir(dir)).filter((f) => f !== 'audit.log')).toEqual([aside]);
+  });
+
+  it('still ends the sound lines of the SQL journal, whose writes replay in order: the rest is set aside as a tail', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-damaged-'));
+    const path = join(dir, 'scigate.db.journal');
+    const { log, warnings } = recordingLogger();
+    await writeFile(path, lineOf(1) + damaged + lineOf(3));
+    const { journal, entries } = await Journal.open(path, { log });
+    expect(entries.map((e) => e.seq)).toEqual([1]);
+    expect(warnings.some((w) => w.includes('torn'))).toBe(true);
+    const aside = (await readdir(dir)).find((f) => f.includes('.torn-'))!;
+    expect(await readFile(join(dir, aside), 'utf8')).toBe(damaged + lineOf(3));
+    await journal.close();
+  });
+
+  it('is a torn tail like any other when no sound line follows it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-damaged-'));
+    const path = join(dir, 'audit.log');
+    const { log } = recordingLogger();
+    await writeFile(path, Buffer.concat([Buffer.from(lineOf(1) + damaged + '{"seq":3,"sq'), Buffer.alloc(4096)]));
+    const { journal, entries } = await Journal.open(path, { log, skipDamagedLines: true, reserveBytes: 4096 });
+    expect(entries.map((e) => e.seq)).toEqual([1]);
+    const files = await readdir(dir);
+    expect(files.filter((f) => f.includes('.damaged-at-'))).toEqual([]);
+    expect(await readFile(join(dir, files.find((f) => f.includes('.torn-'))!), 'utf8')).toBe(`${damaged}{"seq":3,"sq`);
+    await journal.close();
+  });
+});
+
 describe('a journal whose owner lets it write on the event loop', () => {
   const entry = (seq: number) => ({ seq, sql: `INSERT ${seq}`, params: [] });
 
