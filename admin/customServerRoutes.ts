@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import { acceptToolsSchema, createCustomServerSchema, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
-import { GatewayError, parseInput, type CustomServers, type SecretScrubber } from '../gateway/index.js';
+import { acceptToolsSchema, createCustomServerSchema, importRepeats, importServersSchema, inspectToolSchema, patchCustomServerSchema } from '../catalog/index.js';
+import { GatewayError, parseInput, type CustomServers, type SecretScrubber, type WithRawBody } from '../gateway/index.js';
 import { onlyMethods } from './httpErrors.js';
 import { scrubbedJson } from './scrubbedJson.js';
 
@@ -36,7 +36,8 @@ export function customServerRoutes(deps: CustomServerRoutesDeps): Router {
   });
   router.post('/mcp/servers/import', async (req, res) => {
     const imported = await servers.importServers(parseInput(importServersSchema, req.body ?? {}));
-    res.status(201).json({ servers: imported });
+    const warnings = importRepeats((req as WithRawBody).rawBody?.toString('utf8') ?? '');
+    res.status(201).json({ servers: imported, warnings });
   });
   router.all('/mcp/servers/import', onlyMethods('POST'));
   router.get('/mcp/servers/:id', (req, res) => {

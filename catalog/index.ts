@@ -18,6 +18,7 @@ export { isSecureOrLoopback } from './customServerConfig.js';
 export { createCustomServerSchema, patchCustomServerSchema, acceptToolsSchema, inspectToolSchema, oauthStartSchema } from './customServerRequests.js';
 export type { CreateCustomServer, PatchCustomServer, AcceptToolsRequest, InspectToolRequest, SecretEdit, CustomAuthRequest, OAuthStartRequest } from './customServerRequests.js';
 export { importServersSchema, importToCreateRequests } from './customServerImport.js';
+export { importRepeats } from './importRepeats.js';
 export type { ImportServers } from './customServerImport.js';
 export { customSourceManifest } from './customSourceManifest.js';
 export { sourceLabel } from './sourceLabel.js';

@@ -15,7 +15,7 @@ export { killGroup, liveChildren, reapLeftoverGroups } from './upstream/index.js
 export {
   answerClientErrorsAsJson, createMcpHttpRouter, createMcpHttpEdge, downstreamHandlers, requestLog, requireAllowedHost, requireBearer, jsonBody, fromHttpError, sendHttpError, LOOPBACK_HOSTS,
 } from './listener/index.js';
-export type { CurrentToken, SessionLimits } from './listener/index.js';
+export type { CurrentToken, SessionLimits, WithRawBody } from './listener/index.js';
 export { parseDecisionBody } from './permissions/index.js';
 export type { PermissionGate } from './permissions/index.js';
 export { parseCommandLine, UsageError } from './config/index.js';

@@ -92,7 +92,8 @@ export function refuseRpc(res: ServerResponse, error: GatewayError): void {
  */
 export function jsonBody(options: { maxBytes: number }): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   if (!Number.isInteger(options.maxBytes) || options.maxBytes < 1) throw new Error('jsonBody: maxBytes must be a positive integer');
-  const parse = json({ limit: options.maxBytes, type: isJsonMediaType });
+  // The bytes are kept beside the parsed body: what JSON.parse drops (a repeated key) can still be found in them.
+  const parse = json({ limit: options.maxBytes, type: isJsonMediaType, verify: (req, _res, bytes) => void ((req as WithRawBody).rawBody = bytes) });
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return next();
@@ -101,6 +102,11 @@ export function jsonBody(options: { maxBytes: number }): (req: IncomingMessage, 
     }
     parse(req, res, next);
   };
+}
+
+/** A request whose JSON body jsonBody read: its bytes as received (UTF-8, as RFC 8259 has JSON sent). */
+export interface WithRawBody {
+  rawBody?: Buffer;
 }
 
 /** `application/json` or `application/<anything>+json`, parameters (charset) aside. */

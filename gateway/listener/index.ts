@@ -2,7 +2,7 @@ export { createMcpHttpRouter } from './mcpHttpRouter.js';
 export { createMcpHttpEdge } from './mcpHttpEdge.js';
 export { createDownstreamServer, downstreamHandlers, type DownstreamDeps } from './downstreamServer.js';
 export { requireBearer, requireAllowedHost, jsonBody, LOOPBACK_HOSTS } from './httpGuards.js';
-export type { CurrentToken } from './httpGuards.js';
+export type { CurrentToken, WithRawBody } from './httpGuards.js';
 export { httpStatusOf, httpErrorBody, sendHttpError, fromHttpError } from './httpErrors.js';
 export { answerClientErrorsAsJson } from './clientErrors.js';
 export { requestLog } from './requestLog.js';

@@ -42,4 +42,16 @@ describe('import', () => {
     const servers = (await on.api.get('/api/mcp/servers')).body.servers;
     expect(servers.map((s: any) => [s.name, s.enabled])).toEqual([['everything', false], ['remote tools', false]]);
   });
+
+  it('a name given twice in the pasted text: the last entry is imported and the page says the other one was not', async () => {
+    const { page } = on.admin;
+    await page.getByRole('button', { name: 'Import JSON' }).click();
+    await page.getByLabel('…or paste the JSON').fill('{"mcpServers": {"lab": {"command": "first"}, "lab": {"command": "second"}}}');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.locator('.import-outcome');
+    await outcome.getByText(/Imported 1 server, all disabled: lab/).waitFor();
+    await expect(outcome.locator('.warning').innerText()).resolves.toContain('"lab" appears 2 times in "mcpServers": only the last entry was imported');
+    const servers = (await on.api.get('/api/mcp/servers')).body.servers;
+    expect(servers.filter((s: any) => s.name === 'lab').map((s: any) => s.command)).toEqual(['second']);
+  });
 });

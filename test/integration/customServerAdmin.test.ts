@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +129,16 @@ describe('atomic import', () => {
     ]);
     expect(liveChildren.size).toBe(children);
     expect((await api.get('/api/mcp/servers')).body.servers).toHaveLength(before + 3);
+  });
+
+  it('a name given twice in the file imports the last entry, as Claude Desktop reads it, and the answer says which', async () => {
+    const text = '{"mcpServers": {"twice": {"command": "first"}, "once": {"command": "node"}, "twice": {"command": "second"}}}';
+    const sent = await request(gateway.url).post('/api/mcp/servers/import')
+      .set('authorization', `Bearer ${gateway.token}`).set('content-type', 'application/json').send(text);
+    expect(sent.status).toBe(201);
+    expect(sent.body.servers.map((s: any) => [s.name, s.command])).toEqual([['twice', 'second'], ['once', 'node']]);
+    expect(sent.body.warnings).toEqual([expect.stringContaining('"twice" appears 2 times in "mcpServers": only the last entry was imported')]);
+    expect((await api.post('/api/mcp/servers/import', { mcpServers: { 'no repeats': { command: 'node' } } })).body.warnings).toEqual([]);
   });
 
   it('a whole mcpServers document sent to the route for one server is refused, pointing to the import route', async () => {

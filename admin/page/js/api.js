@@ -18,16 +18,17 @@ export class ApiError extends Error {
   }
 }
 
-/** One JSON request to /api; throws ApiError for a 4xx/5xx, with the gateway's own message. */
+/**
+ * One JSON request to /api; throws ApiError for a 4xx/5xx, with the gateway's own message.
+ * `options.jsonText` sends JSON text as the user wrote it instead of `body` re-serialized.
+ */
 export async function api(method, path, body, options = {}) {
   const headers = { authorization: `Bearer ${token.get() ?? ''}`, accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const sent = options.jsonText ?? (body === undefined ? undefined : JSON.stringify(body));
+  if (sent !== undefined) headers['content-type'] = 'application/json';
   let response;
   try {
-    response = await fetch(path, {
-      method, headers, cache: 'no-store', signal: options.signal,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await fetch(path, { method, headers, cache: 'no-store', signal: options.signal, body: sent });
   } catch (error) {
     if (error?.name === 'AbortError') throw new ApiError(0, 'cancelled', 'The request was cancelled.');
     throw new ApiError(0, 'unreachable', 'The gateway did not answer; check that it is still running, then retry.');

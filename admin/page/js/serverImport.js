@@ -37,8 +37,11 @@ export function openImport({ container, ctx, onImported }) {
     submit.disabled = true;
     render(outcome, h('p', {}, 'Importing…'));
     try {
-      const { servers } = await ctx.api('POST', '/api/mcp/servers/import', document);
-      render(outcome, h('p', {}, `Imported ${servers.length} server${servers.length === 1 ? '' : 's'}, all disabled: ${servers.map((s) => s.name).join(', ')}.`));
+      // The text as written, not the parsed document: the gateway names the entries a repeated
+      // name hides (JSON.parse keeps only the last of them).
+      const { servers, warnings = [] } = await ctx.api('POST', '/api/mcp/servers/import', undefined, { jsonText: text.value });
+      render(outcome, h('p', {}, `Imported ${servers.length} server${servers.length === 1 ? '' : 's'}, all disabled: ${servers.map((s) => s.name).join(', ')}.`),
+        ...warnings.map((warning) => h('p', { class: 'warning' }, warning)));
       ctx.toast(`Imported ${servers.length} server${servers.length === 1 ? '' : 's'} (disabled).`);
       onImported();
     } catch (error) {
