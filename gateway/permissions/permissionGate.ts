@@ -2,7 +2,7 @@ import {
   GatewayError, cancelledBy, requireSession, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
   type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
   type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
-  type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
+  type SecretScrubber, type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
 } from '../core/index.js';
 import { askWhileOpen, type ClientApprover } from './clientApproval.js';
 import type { DangerousAction } from './dangerousActions.js';
@@ -21,6 +21,8 @@ export interface PermissionGateDeps {
   clock: Clock;
   newId: NewId;
   log: Logger;
+  /** Configured secrets, kept out of a request's argument preview (an agent may pass one along). */
+  secrets: Pick<SecretScrubber, 'scrub'>;
   /** Longest wait for a human decision, in ms (default 15 minutes). */
   approvalTimeoutMs?: number;
   /**
@@ -202,6 +204,7 @@ export class PermissionGate {
   private async waitForHuman(input: AuthorizeInput, session: SessionRecord): Promise<PermissionAuthorizationRecord> {
     const request = newPermissionRequest({
       ...input, id: this.deps.newId('preq'), session, nowMs: this.deps.clock.now(), approvalTimeoutMs: this.approvalTimeoutMs,
+      scrub: (text) => this.deps.secrets.scrub(text),
     });
     // Registered before the first await: a concurrent allow_matching or mode switch sees it.
     const waiter = this.pending.add(request);

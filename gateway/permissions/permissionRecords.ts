@@ -7,14 +7,17 @@ import type { DangerousAction } from './dangerousActions.js';
 /** Longest argument preview a human sees when deciding. */
 const PREVIEW_CHARS = 2000;
 
-/** A new pending request for one action of one call. */
+/**
+ * A new pending request for one action of one call. `scrub` takes configured secrets out of the
+ * argument preview before it is cut: the preview is stored, listed and streamed to the admin page.
+ */
 export function newPermissionRequest(r: {
   id: string; session: SessionRecord; invocationId: string; toolName: string; action: DangerousAction; arguments: unknown;
-  nowMs: number; approvalTimeoutMs: number;
+  nowMs: number; approvalTimeoutMs: number; scrub: (text: string) => string;
 }): PermissionRequestRecord {
   return {
     id: r.id, sessionId: r.session.id, projectId: r.session.projectId, invocationId: r.invocationId, toolName: r.toolName.slice(0, 200),
-    action: r.action.action, resource: r.action.resource, argumentsPreview: canonicalJson(r.arguments).slice(0, PREVIEW_CHARS),
+    action: r.action.action, resource: r.action.resource, argumentsPreview: r.scrub(canonicalJson(r.arguments)).slice(0, PREVIEW_CHARS),
     epoch: r.session.permissionEpoch, status: 'pending', resolution: null, resolvedVia: null, grantId: null, authorizationId: null,
     createdAt: new Date(r.nowMs).toISOString(), expiresAt: new Date(r.nowMs + r.approvalTimeoutMs).toISOString(), resolvedAt: null,
   };

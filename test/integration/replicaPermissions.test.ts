@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
-import { EventHub, GatewayError, randomId, silentLogger, systemClock } from '../../gateway/core/index.js';
+import { EventHub, GatewayError, SecretScrubber, randomId, silentLogger, systemClock } from '../../gateway/core/index.js';
 import { createPermissionGate, type AuthorizeInput, type PermissionGate } from '../../gateway/permissions/index.js';
 import { EVENTS_CHANNEL, RedisSubscriber, connectRedis, createRedisEventRelay } from '../../storage/redis/index.js';
 import { MemoryPermissions, MemorySessions, newSession, pendingRequests } from '../fixtures/permissionDoubles.js';
@@ -37,7 +37,7 @@ async function replicas(): Promise<{ a: PermissionGate; b: PermissionGate; store
     closers.push(() => (subscriber.close(), client.disconnect()));
     const events = new EventHub();
     events.connect(createRedisEventRelay(client, subscriber, silentLogger), name);
-    return createPermissionGate({ sessions, store, events, clock: systemClock, newId: randomId, log: silentLogger });
+    return createPermissionGate({ sessions, store, events, clock: systemClock, newId: randomId, log: silentLogger, secrets: new SecretScrubber() });
   };
   const before = await subscribers();
   const [a, b] = [await gate(`a-${randomId('r')}`), await gate(`b-${randomId('r')}`)];

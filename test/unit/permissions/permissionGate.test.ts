@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CallDeadline, GatewayError, silentLogger, EventHub, type PermissionAuthorizationRecord } from '../../../gateway/core/index.js';
+import { CallDeadline, GatewayError, SecretScrubber, silentLogger, EventHub, type PermissionAuthorizationRecord } from '../../../gateway/core/index.js';
 import { createPermissionGate, dangerousToolCall, type AuthorizeInput, type ClientApprover } from '../../../gateway/permissions/index.js';
 import { createGateHarness, pendingRequests, MemoryPermissions, MemorySessions, type GateHarness } from '../../fixtures/permissionDoubles.js';
 import { FakeClock } from '../../fixtures/brokerDoubles.js';
@@ -259,7 +259,7 @@ describe('PermissionGate', () => {
     ask(h);
     const [left] = await pendingRequests(h.store, 1);
     const restarted = createPermissionGate({
-      sessions: h.sessions, store: h.store, events: new EventHub(), clock: h.clock, newId: (p) => `${p}_x`, log: silentLogger,
+      sessions: h.sessions, store: h.store, events: new EventHub(), clock: h.clock, newId: (p) => `${p}_x`, log: silentLogger, secrets: new SecretScrubber(),
     });
     expect(await restarted.orphanPending()).toBe(1);
     expect(await h.store.getRequest(left!.id)).toMatchObject({ status: 'orphaned', resolvedVia: 'startup' });
@@ -277,7 +277,7 @@ describe('PermissionGate', () => {
   });
 
   it('rejects a bad approval timeout naming the option', () => {
-    const deps = { sessions: new MemorySessions(), store: new MemoryPermissions(), events: new EventHub(), clock: new FakeClock(), newId: () => 'x', log: silentLogger };
+    const deps = { sessions: new MemorySessions(), store: new MemoryPermissions(), events: new EventHub(), clock: new FakeClock(), newId: () => 'x', log: silentLogger, secrets: new SecretScrubber() };
     expect(() => createPermissionGate({ ...deps, approvalTimeoutMs: 0 })).toThrow(/approvalTimeoutMs/);
   });
 });

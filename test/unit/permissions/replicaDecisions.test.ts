@@ -9,7 +9,7 @@ async function endedElsewhere(status: PermissionRequestStatus, via: PermissionCh
   const store = new MemoryPermissions();
   const request = newPermissionRequest({
     id: 'preq_1', session: newSession(), invocationId: 'inv_1', toolName: 'mcp__notes__write_note',
-    action: { action: 'tool.call', resource: 'mcp__custom-0a1b2c3d4e5f__write_note' }, arguments: { text: 'x' }, nowMs: 0, approvalTimeoutMs: 1000,
+    action: { action: 'tool.call', resource: 'mcp__custom-0a1b2c3d4e5f__write_note' }, arguments: { text: 'x' }, nowMs: 0, approvalTimeoutMs: 1000, scrub: (text) => text,
   });
   await store.addRequest(request);
   await store.resolveRequest(request.id, resolutionOf({ status, basis: null, via, at: new Date(1000).toISOString() }));
