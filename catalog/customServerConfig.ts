@@ -35,15 +35,37 @@ export const timeoutSecondsSchema = z
   .min(1, 'must be at least 1 second')
   .max(600, 'must be at most 600 seconds');
 
+/*
+ * A key "__proto__" cannot be kept in the objects env and headers are saved as (an assignment sets
+ * the prototype instead, and zod's records skip the key): it is refused, never dropped unsaid.
+ */
+const PROTO_KEY = '__proto__';
+
 export const envKeySchema = z
   .string()
   .max(128, 'an environment variable name must be at most 128 characters')
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _, not starting with a digit');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _, not starting with a digit')
+  .refine((key) => key !== PROTO_KEY, `an environment variable cannot be named "${PROTO_KEY}" here; rename it`);
 
 export const headerKeySchema = z
   .string()
   .max(128, 'a header name must be at most 128 characters')
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and !#$%&\'*+.^_`|~-');
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and !#$%&\'*+.^_`|~-')
+  .refine((key) => key !== PROTO_KEY, `a header cannot be named "${PROTO_KEY}" here; rename it`);
+
+/**
+ * `z.record(key, value)` for a JSON object of names a request sends (an import's env and headers):
+ * an own `__proto__` key, which the record would skip without checking, meets `key`'s refusal.
+ */
+export function namesRecord<V extends z.ZodType>(key: typeof envKeySchema, value: V) {
+  return z
+    .unknown()
+    .superRefine((input, ctx) => {
+      if (typeof input !== 'object' || input === null || !Object.hasOwn(input, PROTO_KEY)) return;
+      for (const issue of key.safeParse(PROTO_KEY).error?.issues ?? []) ctx.addIssue({ code: 'custom', path: [PROTO_KEY], message: issue.message });
+    })
+    .pipe(z.record(key, value));
+}
 
 /** A secret value as stored; a value `$NAME` is read from the gateway's environment at connect time. */
 export const secretValueSchema = z.string().max(8192, 'a value must be at most 8192 characters');

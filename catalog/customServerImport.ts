@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_CUSTOM_TIMEOUT_SECONDS, MAX_CUSTOM_SERVERS, requestedArgsSchema, requestedCommandSchema, requestedCwdSchema, envKeySchema, headerKeySchema,
-  envValueSchema, headerValueSchema, mcpUrlSchema, serverNameKey, serverNameSchema,
+  envValueSchema, headerValueSchema, mcpUrlSchema, namesRecord, serverNameKey, serverNameSchema,
 } from './customServerConfig.js';
 import type { CreateCustomServer } from './customServerRequests.js';
 
@@ -22,9 +22,9 @@ const importEntrySchema = z
     command: requestedCommandSchema.optional(),
     args: requestedArgsSchema.optional(),
     cwd: requestedCwdSchema.optional(),
-    env: z.record(envKeySchema, envValueSchema).optional(),
+    env: namesRecord(envKeySchema, envValueSchema).optional(),
     url: mcpUrlSchema.optional(),
-    headers: z.record(headerKeySchema, headerValueSchema).optional(),
+    headers: namesRecord(headerKeySchema, headerValueSchema).optional(),
     /** Accepted for compatibility and ignored: imported servers always start disabled. */
     disabled: z.boolean().optional(),
     /** The MCP Inspector's hint for humans ("add this URL directly in your MCP Client"); ignored. */

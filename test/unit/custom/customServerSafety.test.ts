@@ -35,6 +35,30 @@ describe('import of {"mcpServers": …}', () => {
   });
 });
 
+describe('env and header names', () => {
+  it('refuses an env variable or header named __proto__ in an import instead of dropping it', () => {
+    const env = JSON.parse('{"mcpServers": {"lab": {"command": "node", "env": {"__proto__": "sk-1", "KEEP": "x"}}}}');
+    expect(messageOf(() => parseInput(importServersSchema, env))).toBe('mcpServers.lab.env.__proto__: an environment variable cannot be named "__proto__" here; rename it');
+    const headers = JSON.parse('{"mcpServers": {"lab": {"url": "https://mcp.example.org/mcp", "headers": {"__proto__": "Bearer t"}}}}');
+    expect(messageOf(() => parseInput(importServersSchema, headers))).toBe('mcpServers.lab.headers.__proto__: a header cannot be named "__proto__" here; rename it');
+  });
+
+  it('refuses one in a create or an update instead of saving the server without it', () => {
+    const env = [{ key: '__proto__', value: 'sk-1' }, { key: 'KEEP', value: 'x' }];
+    expect(messageOf(() => parseInput(createCustomServerSchema, { name: 'x', transport: 'stdio', command: 'node', env }))).toBe(
+      'env.0.key: an environment variable cannot be named "__proto__" here; rename it',
+    );
+    expect(messageOf(() => parseInput(patchCustomServerSchema, { headers: [{ key: '__proto__', value: 'v' }] }))).toBe(
+      'headers.0.key: a header cannot be named "__proto__" here; rename it',
+    );
+  });
+
+  it('keeps the names constructor and prototype, which an object holds like any other', () => {
+    const request = parseInput(createCustomServerSchema, { name: 'x', transport: 'stdio', command: 'node', env: [{ key: 'constructor', value: 'a' }, { key: 'prototype', value: 'b' }] });
+    expect(buildServerConfig(request, 'custom-000000000003', NOW)).toMatchObject({ env: { constructor: 'a', prototype: 'b' } });
+  });
+});
+
 describe('server names', () => {
   it.each(['\u200Bhidden', 'zero\u200Dwidth', 'rtl\u202Eoverride', 'isolate\u2066x\u2069', 'b\uFEFFom'])('refuses invisible or bidi characters in %j', (name) => {
     const message = messageOf(() => parseInput(createCustomServerSchema, { name, transport: 'stdio', command: 'node' }));
