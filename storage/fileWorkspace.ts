@@ -4,7 +4,7 @@ import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat, type Fil
 import { dirname, join, relative as relativeTo, sep } from 'node:path';
 import { GatewayError, type PartialFile, type SessionWorkspace, type WorkspaceFile } from '../gateway/core/index.js';
 import { fsyncDirectory } from './atomicWrite.js';
-import { PART_SUFFIX, checkSessionId, checkWorkspacePath, numberedPath } from './workspacePaths.js';
+import { MAX_NUMBERED, PART_SUFFIX, checkSessionId, checkWorkspacePath, nameFits, numberedPath } from './workspacePaths.js';
 
 /** The folder of the data directory that holds one workspace per Session. */
 export const WORKSPACES_DIR = 'workspaces';
@@ -12,7 +12,6 @@ const DIR_MODE = 0o700;
 const PART_MODE = 0o600;
 /** Completed files: read-only, owner only. */
 export const COMPLETED_FILE_MODE = 0o400;
-const MAX_NUMBERED = 1000;
 /**
  * Where writes keep their temp files until linked into place: one hidden folder beside the Session
  * folders (no Session id or workspace path can name it), on the same file system, so start-up
@@ -46,6 +45,9 @@ export class FileWorkspace implements SessionWorkspace {
     const wanted = checkWorkspacePath(relative);
     for (let n = 0; n <= MAX_NUMBERED; n++) {
       const candidate = n === 0 ? wanted : numberedPath(wanted, n);
+      if (!nameFits(candidate.slice(candidate.lastIndexOf('/') + 1))) {
+        throw new GatewayError('conflict', `"${wanted.slice(0, 200)}" is taken, and its name is too long to add a number to; choose another destination path.`);
+      }
       const abs = this.absolute(sessionId, candidate);
       if (!(await exists(abs)) && !(await exists(abs + PART_SUFFIX))) return candidate;
     }

@@ -3,9 +3,15 @@ import { GatewayError } from '../gateway/core/index.js';
 
 /** Longest Session-relative path, in characters. */
 export const MAX_WORKSPACE_PATH_CHARS = 1024;
-const MAX_SEGMENT_CHARS = 255;
 /** The suffix of a file still being written; never a name a caller may choose. */
 export const PART_SUFFIX = '.part';
+/** Most numbered names (`paper-1.pdf` … `paper-1000.pdf`) tried for a path already taken. */
+export const MAX_NUMBERED = 1000;
+/**
+ * Longest file or folder name, in UTF-8 bytes: file systems count a name's bytes (NAME_MAX, 255),
+ * not its characters, and a file being written carries the part suffix besides.
+ */
+const MAX_SEGMENT_BYTES = 255 - PART_SUFFIX.length;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function refused(path: string, why: string): GatewayError {
@@ -35,11 +41,18 @@ export function checkWorkspacePath(relative: string): string {
     if (segment === '..') throw refused(relative, 'it climbs out with ".."');
     if (segment.startsWith('.')) throw refused(relative, 'a segment starts with "." (hidden names are reserved)');
     if (segment !== segment.trim()) throw refused(relative, 'a segment starts or ends with a space');
-    if (segment.length > MAX_SEGMENT_CHARS) throw refused(relative, `a segment is longer than ${MAX_SEGMENT_CHARS} characters`);
+    if (!nameFits(segment)) {
+      throw refused(relative, `a segment is longer than ${MAX_SEGMENT_BYTES} bytes (letters outside ASCII take 2 to 4 bytes each); shorten that name`);
+    }
   }
   if (segments.at(-1)!.endsWith(PART_SUFFIX)) throw refused(relative, `"${PART_SUFFIX}" names files still being written`);
   // One spelling per name: "é" as one character or as "e" and a combining accent is the same file.
   return segments.join('/').normalize('NFC');
+}
+
+/** Whether a file or folder name is short enough to be written (as a part file too). */
+export function nameFits(segment: string): boolean {
+  return Buffer.byteLength(segment.normalize('NFC'), 'utf8') <= MAX_SEGMENT_BYTES;
 }
 
 /** Checks a Session id before it becomes a directory name. */

@@ -35,6 +35,7 @@ describe('the Session workspace', () => {
     ['text-direction override', 'uploads/\u202Efdp.exe'],
     ['trailing space', 'uploads/x.pdf '],
     ['drive letter', 'c:paper.pdf'],
+    ['multibyte over-long name', `uploads/${'論'.repeat(100)}.pdf`],
   ])('refuses a %s path with invalid_input (the tool or route that passed it names its argument)', async (_label, path) => {
     expect(() => workspace.checkPath(path)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringContaining('is refused') }));
     await expect(workspace.openPartial('ses_1', path)).rejects.toMatchObject({ code: 'invalid_input' });
@@ -51,6 +52,21 @@ describe('the Session workspace', () => {
     expect((await workspace.read('ses_1', 'downloads/pdb/1abc.cif', { offset: 6, length: 100 })).toString()).toBe('world');
     expect(await workspace.list('ses_1')).toEqual([expect.objectContaining({ path: 'downloads/pdb/1abc.cif', sizeBytes: 11 })]);
     expect(await workspace.list('ses_other')).toEqual([]);
+  });
+
+  it('takes a name up to 250 bytes, which the file system holds as a part file too; a clash it cannot number is a conflict', async () => {
+    const longest = `${'論'.repeat(82)}.pdf`;
+    expect(Buffer.byteLength(longest)).toBe(250);
+    const part = await workspace.openPartial('ses_1', longest);
+    await part.write(Buffer.from('one'));
+    await part.close();
+    expect(await workspace.commitPartial('ses_1', longest)).toMatchObject({ path: longest, sizeBytes: 3 });
+    await expect(workspace.freePath('ses_1', longest)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('too long to add a number to') });
+    await workspace.writeFile('ses_1', `${'論'.repeat(80)}.pdf`, chunks('two'), { maxBytes: 100 });
+    expect(await workspace.freePath('ses_1', `${'論'.repeat(80)}.pdf`)).toBe(`${'論'.repeat(80)}-1.pdf`);
+    for (const name of ['x'.repeat(251), `${'論'.repeat(83)}.pdf`]) {
+      await expect(workspace.openPartial('ses_1', name)).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('longer than 250 bytes') });
+    }
   });
 
   it('never overwrites a completed file, and gives a numbered name on a clash (partial files count)', async () => {

@@ -93,7 +93,7 @@ describe('workspace files as MCP resources, and uploads', () => {
     const read = await client.readResource({ uri: `scigate://sessions/${sessionId}/files/uploads/paper.pdf` });
     expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').equals(pdf)).toBe(true);
     expect((await post('uploads/paper.pdf', 'again')).status).toBe(409);
-    for (const bad of ['../escape.txt', '/etc/x', '.hidden']) {
+    for (const bad of ['../escape.txt', '/etc/x', '.hidden', `uploads/${'論'.repeat(100)}.pdf`]) {
       const refused = await post(bad, 'x');
       expect(refused.status, bad).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'invalid_input', details: { field: 'path' } });
