@@ -138,7 +138,9 @@ export class CustomServers {
       const next = applyServerPatch(current.config, restoreRedacted(current.config, patch, this.deps.secrets), this.now());
       assertServerSet(this.configs().map((c) => (c.id === id ? next : c)), () => 'name');
       if (patch.url !== undefined || patch.transport !== undefined) assertUrlAllowed(next, this.urlPolicy, 'url');
-      await this.replace(current, next);
+      // Saved first, then re-registered (which invalidates its checks).
+      await this.saveConfig(current, next);
+      await this.reconfigure(current, next);
       return current;
     });
     return this.afterSave(state);
@@ -200,8 +202,7 @@ export class CustomServers {
   async acceptTools(id: string, request: AcceptToolsRequest): Promise<CustomServerView> {
     const state = await this.exclusive(async () => {
       const current = this.stateOf(id);
-      current.config = { ...current.config, acceptedTools: acceptedAfter(current, request) };
-      await this.persist();
+      await this.saveConfig(current, { ...current.config, acceptedTools: acceptedAfter(current, request) });
       return current;
     });
     await this.refresh(state);
@@ -299,10 +300,7 @@ export class CustomServers {
     // one whose save meets that (a conflict) takes the accepted tools it saved instead.
     const conflicted = await this.exclusive(async () => {
       if (!pending()) return false;
-      const previous = state.config;
-      state.config = { ...state.config, acceptedTools: { ...state.definitions } };
-      return this.persist().then(() => false, (error: unknown) => {
-        state.config = previous;
+      return this.saveConfig(state, { ...state.config, acceptedTools: { ...state.definitions } }).then(() => false, (error: unknown) => {
         if (GatewayError.from(error).code === 'conflict') return true;
         throw error;
       });
@@ -324,15 +322,14 @@ export class CustomServers {
     });
   }
 
-  /** Saves a changed config: persisted first (rolled back on failure), then re-registered, invalidating checks. */
-  private async replace(state: ServerState, next: CustomServerConfig): Promise<void> {
+  /** Puts `next` in force and saves the set; when the save fails the config before stays in force, as on disk. */
+  private async saveConfig(state: ServerState, next: CustomServerConfig): Promise<void> {
     const previous = state.config;
     state.config = next;
     await this.persist().catch((error: unknown) => {
       state.config = previous;
       throw error;
     });
-    await this.reconfigure(state, next);
   }
 
   /** Makes a server's registration match its new config (calls running on the old one finish), invalidating its checks. */
