@@ -51,5 +51,6 @@ export { INTERRUPTED_ERROR_CODE } from './extractionStore.js';
 export type { ExtractionStore } from './extractionStore.js';
 export { compareInvocations, isAfterCursor, interruptedInvocation } from './invocationOrder.js';
 export { sharedSchemaValidator } from './sharedSchemaValidator.js';
+export { linearRegExp } from './linearRegExp.js';
 export { CallsInFlight } from './callsInFlight.js';
 export { boundedWait } from './boundedWait.js';

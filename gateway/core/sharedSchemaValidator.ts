@@ -2,13 +2,14 @@ import { createRequire } from 'node:module';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { MAX_RESULT_DEPTH, nestsDeeperThan } from './jsonDepth.js';
+import { linearRegExp } from './linearRegExp.js';
 
 // gateway/core is loaded by every command, `scigate source` and the stdio front among them, which
 // never validate a schema themselves: Ajv (CommonJS) is required on the first compile instead.
 const require = createRequire(import.meta.url);
 
-/** The options of the SDK's own default validator, so every result is judged as it was before. */
-const OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true } as const;
+/** The options of the SDK's own default validator, so every result is judged as it was before; patterns in linear time. */
+const OPTIONS = { strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: linearRegExp } } as const;
 /** Distinct schemas kept compiled; an evicted one is compiled again when next used. */
 const MAX_SCHEMAS = 500;
 

@@ -1,12 +1,12 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { GatewayError } from '../core/index.js';
+import { GatewayError, linearRegExp } from '../core/index.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule.default;
 
-const options = { strict: false, allErrors: false, validateFormats: true } as const;
+const options = { strict: false, allErrors: false, validateFormats: true, code: { regExp: linearRegExp } } as const;
 const draft07 = new Ajv(options);
 const draft2020 = new Ajv2020(options);
 addFormats(draft07);
