@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedLineReader, GatewayError, isPlainResultResponse, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { killGroup, noteChildExited, noteChildStarted } from './childGroups.js';
+import { malformedResponse } from './malformedResponses.js';
 import { WATCHDOG_SCRIPT, resolveCommand } from './parentWatchdog.js';
 import { stderrLog, type StderrLog } from './stderrLog.js';
 
@@ -145,14 +146,18 @@ export class ProcessGroupStdioTransport implements Transport {
     this.reader.push(chunk, {
       line: (text) => {
         if (text.trim() === '') return;
-        let message: JSONRPCMessage;
+        let message: JSONRPCMessage | undefined;
+        let parsed: unknown;
         try {
-          const parsed: unknown = JSON.parse(text);
+          parsed = JSON.parse(text);
           // A plain result (nearly every line) skips the SDK's schema; anything else is checked by it.
           message = isPlainResultResponse(parsed) ? (parsed as JSONRPCMessage) : JSONRPCMessageSchema.parse(parsed);
         } catch (error) {
-          this.onerror?.(new GatewayError('upstream_error', `${this.options.id} wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
-          return;
+          message = malformedResponse(parsed, this.options.id);
+          if (!message) {
+            this.onerror?.(new GatewayError('upstream_error', `${this.options.id} wrote a line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
+            return;
+          }
         }
         try {
           this.onmessage?.(message);

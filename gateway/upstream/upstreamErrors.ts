@@ -1,9 +1,12 @@
 import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError, cancelledBy } from '../core/index.js';
+import { malformedResponseError } from './malformedResponses.js';
 
 /** Maps what the SDK client throws to the gateway's one error type. */
 export function toUpstreamError(error: unknown, upstreamId: string, signal?: AbortSignal, phase = 'call'): GatewayError {
   if (error instanceof GatewayError) return error;
+  const malformed = malformedResponseError(error);
+  if (malformed) return malformed;
   if (signal?.aborted) return cancelledBy(signal);
   if (error instanceof McpError) {
     if (error.code === McpErrorCode.RequestTimeout) {

@@ -10,7 +10,7 @@ let api: AdminApi;
 beforeAll(async () => {
   gateway = await startTestGateway();
   api = adminApi(gateway);
-  const created = await api.post('/api/mcp/servers', { name: 'Malformed', transport: 'stdio', command: process.execPath, args: [malformedServer], enabled: true });
+  const created = await api.post('/api/mcp/servers', { name: 'Malformed', transport: 'stdio', command: process.execPath, args: [malformedServer], enabled: true, timeoutSeconds: 30 });
   expect(created.status).toBe(201);
 });
 afterAll(async () => {
@@ -44,5 +44,25 @@ describe("an upstream's malformed tools/call result", () => {
     const { body } = await api.get(`/api/sessions/${session.id}/invocations`);
     const outcomes = body.invocations.map((i: any) => i.errorCode ?? i.outcome);
     expect(outcomes).toContain('upstream_error');
+  });
+
+  it('a JSON-RPC answer whose result or error is not an object fails its call at once as upstream_error, not as a timeout 30 s later', async () => {
+    const agent = await gateway.connect({ name: 'agent-rpc-shape' });
+    const session = await api.sessionOf('agent-rpc-shape');
+    await api.patch(`/api/sessions/${session.id}`, { approvalMode: 'always_allow' });
+    for (const [tool, field] of [['not-an-object', 'result'], ['bare-error', 'error']] as const) {
+      const started = Date.now();
+      const answer = (await agent.callTool({ name: `mcp__malformed__${tool}`, arguments: {} })) as any;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(answer.isError).toBe(true);
+      expect(answer.structuredContent.error.code).toBe('upstream_error');
+      expect(answer.structuredContent.error.message).toMatch(new RegExp(`answered with a malformed JSON-RPC response \\(${field}: .*expected object.*\\); its server must fix it\\.$`));
+      expect(answer.structuredContent.error.retryable).toBe(false);
+    }
+    // An answer that was not a timeout: the server is not restarted, and keeps serving.
+    const good = (await agent.callTool({ name: 'mcp__malformed__good', arguments: {} })) as any;
+    expect(good.content).toContainEqual({ type: 'text', text: 'fine' });
+    const { body } = await api.get(`/api/sessions/${session.id}/invocations`);
+    expect(body.invocations.map((i: any) => i.errorCode ?? i.outcome).filter((o: string) => o === 'upstream_error')).toHaveLength(2);
   });
 });
