@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, JSONRPCErrorResponseSchema, JSONRPCResultResponseSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeZodError } from '../../catalog/index.js';
-import { GatewayError, isPlainObject } from '../core/index.js';
+import { GatewayError, isPlainObject, isPlainResultResponse } from '../core/index.js';
 
 /** Marks the error responses made here; random per process, so no server can send one. */
 const MARK = randomUUID();
@@ -17,7 +17,7 @@ const MARK = randomUUID();
 export function malformedResponse(parsed: unknown, upstreamId: string): JSONRPCMessage | undefined {
   if (!isPlainObject(parsed) || 'method' in parsed) return undefined;
   const { id } = parsed;
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if ((typeof id !== 'string' && !Number.isSafeInteger(id)) || isPlainResultResponse(parsed)) return undefined;
   const check = ('error' in parsed ? JSONRPCErrorResponseSchema : JSONRPCResultResponseSchema).safeParse(parsed);
   if (check.success) return undefined;
   const { field, message } = describeZodError(check.error);

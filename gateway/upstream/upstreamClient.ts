@@ -14,6 +14,7 @@ import { DirectToolCalls, ToolRules, protocolRequestIds, type DirectCallOptions 
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
 import { abortIsolatingFetch } from './abortIsolatingFetch.js';
 import { lostResponseFetch } from './lostResponseFetch.js';
+import { malformedResponseFetch } from './malformedResponseFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
 import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import { messageBytesFor } from './messageBytes.js';
@@ -364,7 +365,8 @@ export class UpstreamClient {
         maxMessageBytes,
         onViolation: (error) => this.failConnection(client, error),
       });
-      return { fetch: auth ? auth.wrapFetch(bounded) : bounded, ...(headers ? { requestInit: { headers } } : {}) };
+      const repaired = malformedResponseFetch(bounded, this.named);
+      return { fetch: auth ? auth.wrapFetch(repaired) : repaired, ...(headers ? { requestInit: { headers } } : {}) };
     };
     switch (target.kind) {
       case 'stdio':
