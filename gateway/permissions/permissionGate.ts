@@ -6,7 +6,8 @@ import {
 } from '../core/index.js';
 import { askWhileOpen, type ClientApprover } from './clientApproval.js';
 import type { DangerousAction } from './dangerousActions.js';
-import { PendingRequests, type WaitOutcome, type Waiter } from './pendingRequests.js';
+import { finishWaiters, type Resolved } from './finishWaiters.js';
+import { PendingRequests, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
 import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk } from './unansweredErrors.js';
@@ -62,8 +63,6 @@ export interface AuthorizeInput {
    */
   onDurable?: (write: Promise<void>) => void;
 }
-
-type Resolved = [Waiter, PermissionResolution, WaitOutcome];
 
 /**
  * Decides dangerous actions (seed §8): always_allow authorizes at once, a Grant authorizes at
@@ -132,9 +131,9 @@ export class PermissionGate {
     // Claimed in the same tick as the decided request: all matching actions are released together.
     const others = decision === 'allow_matching' ? this.pending.claimWhere((r) => sameAction(r, request)) : [];
     if (decision === 'allow_matching') this.releases += 1;
-    await this.finishAll(
+    await this.resolveClaimed([waiter, ...others], async () =>
       decision === 'allow_matching'
-        ? await this.allowMatching(waiter, others, options.via, epoch)
+        ? this.allowMatching(waiter, others, options.via, epoch)
         : [await this.resolveOne(waiter, decision, options.via, epoch)],
     );
     return (await this.deps.store.getRequest(requestId))!;
@@ -148,16 +147,9 @@ export class PermissionGate {
     // Claimed in the same tick as the epoch rotation, so no decision for the old epoch slips in between.
     const woken = mode === 'always_allow' ? this.pending.claimWhere((r) => r.sessionId === sessionId) : [];
     this.releases += 1;
-    const updated = await updating;
+    const updated = await updating.catch((error: unknown) => this.unclaim(woken, error));
     this.deps.events.publish('session.updated', sessionId, updated);
-    const resolved: Resolved[] = [];
-    for (const waiter of woken) {
-      const authorization = await this.appendAuthorization({
-        subject: waiter.request, requestId: waiter.request.id, epoch: updated.permissionEpoch, basis: 'always_allow', via: 'mode',
-      });
-      resolved.push([waiter, this.resolution('allowed', 'always_allow', 'mode', authorization), { authorization }]);
-    }
-    await this.finishAll(resolved);
+    await this.resolveClaimed(woken, () => this.authorizeEach(woken, { basis: 'always_allow', via: 'mode', epoch: updated.permissionEpoch }));
     return updated;
   }
 
@@ -165,7 +157,7 @@ export class PermissionGate {
   async cancelSession(sessionId: string): Promise<number> {
     const waiters = this.pending.claimWhere((r) => r.sessionId === sessionId);
     const error = new GatewayError('cancelled', 'The MCP session closed while the action waited for permission.');
-    await this.finishAll(waiters.map((w): Resolved => [w, this.resolution('cancelled', null, 'session_end'), { error }]));
+    await finishWaiters(this.deps, waiters.map((w): Resolved => [w, this.resolution('cancelled', null, 'session_end'), { error }]));
     return waiters.length;
   }
 
@@ -256,7 +248,28 @@ export class PermissionGate {
 
   private async endUnanswered(id: string, status: 'expired' | 'cancelled', via: PermissionChannel, error: GatewayError): Promise<void> {
     const waiter = this.pending.claim(id);
-    if (waiter) await this.finishAll([[waiter, this.resolution(status, null, via), { error }]]);
+    if (!waiter) return;
+    // The action ends (it never runs) even when the store cannot record how: the wait is not stranded.
+    await finishWaiters(this.deps, [[waiter, this.resolution(status, null, via), { error }]]).catch((failure: unknown) =>
+      this.deps.log.warn({ err: failure, requestId: id }, 'could not record how an unanswered permission request ended; its action did not run'),
+    );
+  }
+
+  /**
+   * Resolves claimed waiters with what `resolve` writes first (authorizations, a Grant). When a write
+   * fails before their requests are resolved (a full disk), they wait on, unclaimed, instead of
+   * staying claimed by a decision that never finishes: the human can decide again, and the timeout
+   * or a cancellation can still end them. See finishWaiters for a failure while resolving.
+   */
+  private async resolveClaimed(waiters: Waiter[], resolve: () => Promise<Resolved[]>): Promise<void> {
+    const resolved = await resolve().catch((error: unknown) => this.unclaim(waiters, error));
+    await finishWaiters(this.deps, resolved);
+  }
+
+  private unclaim(waiters: Waiter[], error: unknown): never {
+    // A waiter that was settled has left the pending set already: unclaiming it changes nothing.
+    for (const waiter of waiters) waiter.claimed = false;
+    throw error;
   }
 
   private async resolveOne(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
@@ -311,15 +324,18 @@ export class PermissionGate {
   private async release(release: NonNullable<ReturnType<typeof releaseFor>>): Promise<void> {
     const waiters = this.pending.claimWhere(release.matches);
     this.releases += 1;
+    const { basis, via, epoch, grantId } = release;
+    await this.resolveClaimed(waiters, () => this.authorizeEach(waiters, { basis, via, epoch, ...(grantId ? { grantId } : {}) }));
+  }
+
+  /** One authorization per action a mode switch or another replica's Grant releases. */
+  private async authorizeEach(waiters: Waiter[], r: { basis: AuthorizationBasis; via: PermissionChannel; epoch: number; grantId?: string }): Promise<Resolved[]> {
     const resolved: Resolved[] = [];
     for (const waiter of waiters) {
-      const authorization = await this.appendAuthorization({
-        subject: waiter.request, requestId: waiter.request.id, epoch: release.epoch, basis: release.basis, via: release.via,
-        ...(release.grantId ? { grantId: release.grantId } : {}),
-      });
-      resolved.push([waiter, this.resolution('allowed', release.basis, release.via, authorization), { authorization }]);
+      const authorization = await this.appendAuthorization({ subject: waiter.request, requestId: waiter.request.id, ...r });
+      resolved.push([waiter, this.resolution('allowed', r.basis, r.via, authorization), { authorization }]);
     }
-    await this.finishAll(resolved);
+    return resolved;
   }
 
   private newGrant(request: PermissionRequestRecord, epoch: number): PermissionGrantRecord {
@@ -341,25 +357,6 @@ export class PermissionGate {
       resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
     }
     return resolved;
-  }
-
-  /**
-   * Persists every resolution first, then releases all the waiting actions together. A resolution
-   * the store refuses was beaten by another replica's decision: that waiter gets what the store says.
-   */
-  private async finishAll(resolved: Resolved[]): Promise<void> {
-    const won = await Promise.all(resolved.map(([waiter, resolution]) => this.deps.store.resolveRequest(waiter.request.id, resolution)));
-    const stored = await Promise.all(resolved.map(([waiter]) => this.deps.store.getRequest(waiter.request.id)));
-    const lost: Waiter[] = [];
-    resolved.forEach(([waiter, , outcome], i) => {
-      if (!won[i]) return void lost.push(waiter);
-      this.deps.events.publish('permission_request.resolved', waiter.request.sessionId, stored[i]);
-      waiter.settle(outcome);
-    });
-    for (const waiter of lost) {
-      const outcome = await storedOutcome(this.deps.store, waiter.request.id);
-      waiter.settle(outcome ?? { error: new GatewayError('conflict', `Permission request ${waiter.request.id} could not be resolved; call the tool again.`) });
-    }
   }
 
   private resolution(

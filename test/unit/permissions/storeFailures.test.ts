@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { EventHub, GatewayError, SecretScrubber, silentLogger, type PermissionAuthorizationRecord, type PermissionResolution } from '../../../gateway/core/index.js';
+import { createPermissionGate, type AuthorizeInput, type PermissionGate } from '../../../gateway/permissions/index.js';
+import { MemoryPermissions, MemorySessions, newSession, pendingRequests, sequentialIds } from '../../fixtures/permissionDoubles.js';
+import { FakeClock } from '../../fixtures/brokerDoubles.js';
+
+/** The memory store, whose writes fail (as on a full disk) while `full` is set. */
+class FullDiskPermissions extends MemoryPermissions {
+  full = false;
+  private refuse(): void {
+    if (this.full) throw new GatewayError('storage_unavailable', 'The disk is full.');
+  }
+  override async addAuthorization(authorization: PermissionAuthorizationRecord): Promise<void> {
+    this.refuse();
+    return super.addAuthorization(authorization);
+  }
+  override async resolveRequest(id: string, resolution: PermissionResolution): Promise<boolean> {
+    this.refuse();
+    return super.resolveRequest(id, resolution);
+  }
+}
+
+async function setup(): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock }> {
+  const sessions = new MemorySessions();
+  await sessions.create(newSession());
+  const store = new FullDiskPermissions();
+  const clock = new FakeClock();
+  const gate = createPermissionGate({ sessions, store, events: new EventHub(), clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000 });
+  return { gate, store, clock };
+}
+
+let seq = 0;
+function ask(gate: PermissionGate, signal = new AbortController().signal) {
+  const input: AuthorizeInput = {
+    sessionId: 'ses_perm', invocationId: `inv_${++seq}`, toolName: 'mcp__notes__write_note',
+    action: { action: 'tool.call', resource: 'mcp__notes__write_note' }, arguments: { text: 'hello' }, signal,
+  };
+  return gate.authorize(input);
+}
+
+describe('PermissionGate when the store cannot record a resolution', () => {
+  it('a decision that fails leaves the action waiting: decided again, it is allowed once', async () => {
+    const { gate, store } = await setup();
+    const call = ask(gate);
+    const [request] = await pendingRequests(store, 1);
+    store.full = true;
+    await expect(gate.decide(request!.id, 'allow_matching', { via: 'admin' })).rejects.toMatchObject({ code: 'storage_unavailable' });
+    store.full = false;
+    await expect(gate.decide(request!.id, 'allow_once', { via: 'admin' })).resolves.toMatchObject({ status: 'allowed' });
+    await expect(call).resolves.toMatchObject({ allowed: true, basis: 'allow_once' });
+  });
+
+  it('an action left waiting by a failed decision or mode switch still ends when its client cancels', async () => {
+    const { gate, store } = await setup();
+    const controllers = [new AbortController(), new AbortController()];
+    const calls = controllers.map((c) => ask(gate, c.signal));
+    const [request] = await pendingRequests(store, 2);
+    store.full = true;
+    await expect(gate.decide(request!.id, 'deny', { via: 'admin' })).rejects.toMatchObject({ code: 'storage_unavailable' });
+    await expect(gate.setApprovalMode('ses_perm', 'always_allow')).rejects.toMatchObject({ code: 'storage_unavailable' });
+    store.full = false;
+    for (const c of controllers) c.abort(new GatewayError('cancelled', 'The client cancelled the call.'));
+    for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('an unanswered action ends with why (cancelled, expired, session end) even when the store cannot record it', async () => {
+    const { gate, store, clock } = await setup();
+    const controller = new AbortController();
+    const cancelled = ask(gate, controller.signal);
+    const expiring = ask(gate);
+    await pendingRequests(store, 2);
+    store.full = true;
+    controller.abort(new GatewayError('cancelled', 'The client cancelled the call.'));
+    await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' });
+    clock.advance(60_000);
+    await expect(expiring).rejects.toMatchObject({ code: 'permission_expired' });
+    const closing = ask(gate);
+    await pendingRequests(store, 3);
+    await expect(gate.cancelSession('ses_perm')).rejects.toMatchObject({ code: 'storage_unavailable' });
+    await expect(closing).rejects.toMatchObject({ code: 'cancelled' });
+  });
+});
