@@ -1,5 +1,5 @@
 import { INVISIBLE_CHARS } from '../catalog/index.js';
-import { GatewayError } from '../gateway/core/index.js';
+import { GatewayError, MAX_WORKSPACE_NAME_BYTES } from '../gateway/core/index.js';
 
 /** Longest Session-relative path, in characters. */
 export const MAX_WORKSPACE_PATH_CHARS = 1024;
@@ -7,11 +7,6 @@ export const MAX_WORKSPACE_PATH_CHARS = 1024;
 export const PART_SUFFIX = '.part';
 /** Most numbered names (`paper-1.pdf` … `paper-1000.pdf`) tried for a path already taken. */
 export const MAX_NUMBERED = 1000;
-/**
- * Longest file or folder name, in UTF-8 bytes: file systems count a name's bytes (NAME_MAX, 255),
- * not its characters, and a file being written carries the part suffix besides.
- */
-const MAX_SEGMENT_BYTES = 255 - PART_SUFFIX.length;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function refused(path: string, why: string): GatewayError {
@@ -42,7 +37,7 @@ export function checkWorkspacePath(relative: string): string {
     if (segment.startsWith('.')) throw refused(relative, 'a segment starts with "." (hidden names are reserved)');
     if (segment !== segment.trim()) throw refused(relative, 'a segment starts or ends with a space');
     if (!nameFits(segment)) {
-      throw refused(relative, `a segment is longer than ${MAX_SEGMENT_BYTES} bytes (letters outside ASCII take 2 to 4 bytes each); shorten that name`);
+      throw refused(relative, `a segment is longer than ${MAX_WORKSPACE_NAME_BYTES} bytes (letters outside ASCII take 2 to 4 bytes each); shorten that name`);
     }
   }
   if (segments.at(-1)!.endsWith(PART_SUFFIX)) throw refused(relative, `"${PART_SUFFIX}" names files still being written`);
@@ -52,7 +47,7 @@ export function checkWorkspacePath(relative: string): string {
 
 /** Whether a file or folder name is short enough to be written (as a part file too). */
 export function nameFits(segment: string): boolean {
-  return Buffer.byteLength(segment.normalize('NFC'), 'utf8') <= MAX_SEGMENT_BYTES;
+  return Buffer.byteLength(segment.normalize('NFC'), 'utf8') <= MAX_WORKSPACE_NAME_BYTES;
 }
 
 /** Checks a Session id before it becomes a directory name. */

@@ -49,6 +49,12 @@ export interface PartialFile {
 }
 
 /**
+ * Longest name (one path segment) of a workspace file or folder, in UTF-8 bytes: file systems count
+ * a name's bytes (NAME_MAX, 255), not its characters, and a file being written carries `.part` besides.
+ */
+export const MAX_WORKSPACE_NAME_BYTES = 255 - '.part'.length;
+
+/**
  * One directory per Session (`workspaces/<sessionId>/`, mode 0700). Every path is Session-relative;
  * absolute paths, `..`, NUL, hidden names and symlink escapes (checked on the real path when a file
  * is opened) are refused with `invalid_input`. Completed files are read-only (0400) and immutable.

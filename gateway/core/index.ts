@@ -43,6 +43,7 @@ export type {
 } from './artifactRecords.js';
 export { TERMINAL_JOB_STATES } from './artifactRecords.js';
 export type { ArtifactStore, PartialFile, SessionWorkspace, WorkspaceFile } from './artifactPorts.js';
+export { MAX_WORKSPACE_NAME_BYTES } from './artifactPorts.js';
 export { workspaceResourceUri, parseWorkspaceResourceUri } from './workspaceUris.js';
 export type {
   ExtractionInput, ExtractionJobRecord, ExtractionJobStatus, ExtractionJobUpdate, PaperAcquisitionRecord,
