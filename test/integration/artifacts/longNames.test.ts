@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import request from 'supertest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { marker, multiPagePdf } from '../../fixtures/pdfs.js';
 import { startDownloadGateway, type DownloadGateway } from '../../fixtures/downloadGateway.js';
 
 const errorOf = (result: any) => result.structuredContent.error;
@@ -38,5 +41,25 @@ describe('workspace names near the file system limit, through a real gateway', (
     const longest = `${'a'.repeat(246)}.pdf`;
     expect((await download(longest)).structuredContent).toMatchObject({ status: 'completed', finalPath: longest });
     expect(await readdir(join(g.gateway.dataDir, 'workspaces', sessionId))).toEqual([longest]);
+  });
+
+  it('extracts a PDF whose name is too long for "<name>.manifest.json": the outputs get a shortened name beside it', async () => {
+    const { client, sessionId } = await g.agent('long-pdf');
+    const name = `${'é'.repeat(120)}${'x'.repeat(6)}.pdf`; // 250 bytes, the most a name may have
+    const bytes = Buffer.from(await multiPagePdf());
+    const uploaded = await request(g.gateway.url)
+      .post(`/api/sessions/${sessionId}/files?path=${encodeURIComponent(`papers/${name}`)}`)
+      .set('authorization', `Bearer ${g.gateway.token}`)
+      .set('content-type', 'application/pdf')
+      .send(bytes);
+    expect(uploaded.status).toBe(201);
+    const extract = () => client.callTool({ name: 'paper_extract_pdf', arguments: { path: `papers/${name}` } }, undefined, { timeout: 120_000 }) as Promise<CallToolResult>;
+    const result = await extract();
+    expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+    const stem = `papers/${'é'.repeat(116)}`;
+    expect(result.structuredContent).toMatchObject({ status: 'completed', textPath: `${stem}.txt`, manifestPath: `${stem}.manifest.json` });
+    expect((result.structuredContent as any).textPreview).toContain(marker(1));
+    const listed = await readdir(join(g.gateway.dataDir, 'workspaces', sessionId, 'papers'));
+    expect(listed.sort()).toEqual([`${'é'.repeat(116)}.manifest.json`, `${'é'.repeat(116)}.txt`, name].sort());
   });
 });
