@@ -75,6 +75,13 @@ async function readResponse(input: AttemptInput, response: TransferHead): Promis
   }
   if (totalBytes !== null && totalBytes > input.maxBytes) throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
   await streamBody(input, totalBytes);
+  if (totalBytes !== null && part.sizeBytes > totalBytes) {
+    // A body longer than its range (a cache answering a Range with the whole file): the part file holds
+    // bytes of no known place, so it starts over rather than be saved longer than the file.
+    const received = part.sizeBytes;
+    await startOver(input);
+    throw new GatewayError('upstream_error', `The server sent ${received} bytes of a ${totalBytes}-byte file; starting over.`, { retryable: true });
+  }
   if (totalBytes !== null && part.sizeBytes < totalBytes) {
     throw new GatewayError('upstream_unavailable', `The connection ended at ${part.sizeBytes} of ${totalBytes} bytes.`, { retryable: true });
   }

@@ -160,6 +160,18 @@ describe('artifact_download through a real gateway', () => {
     expect(g.files.requests.map((r) => r.range)).toEqual([null, 'bytes=800000-']);
   });
 
+  it('starts over when a resumed response sends more bytes than its Content-Range says, instead of saving a longer file', async () => {
+    const { client } = await g.agent('overlong', { approvalMode: 'always_allow' });
+    const body = syntheticBytes(0, 2_000_000);
+    // No checksum or size announced: only the server's own Content-Range tells how long the file is.
+    g.source.offer('whole.bin', { mediaType: 'application/octet-stream', kind: 'data' });
+    g.files.serve('/whole.bin', { body, dropAt: 800_000, rangeFromStart: true });
+    const { invocationId, artifacts } = await g.search(client, ['whole.bin']);
+    const result = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    expect(result.structuredContent).toMatchObject({ status: 'completed', sha256: sha256(body), bytesDownloaded: body.length });
+    expect(g.files.requests.map((r) => [r.range, r.status])).toEqual([[null, 200], ['bytes=800000-', 206], [null, 200]]);
+  });
+
   it('runs two downloads of one turn concurrently (they overlap on the server), and one failing does not stop the other', async () => {
     const { client } = await g.agent('parallel', { approvalMode: 'always_allow' });
     const one = syntheticBytes(0, 500_000);
