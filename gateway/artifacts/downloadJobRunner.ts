@@ -7,7 +7,7 @@ import type { SourceLimiters } from '../broker/index.js';
 import { runDownload, type DownloadObserver } from './downloadEngine.js';
 import type { PhysicalUrl } from './downloadUrls.js';
 import { jobProgressWriter } from './jobProgressWriter.js';
-import { requirePdfHeader } from './pdfSignature.js';
+import { requireExpectedContent } from './expectedContent.js';
 
 /** Slack over a candidate's announced size before the size limit stops a download: 5 % and at least 64 KiB. */
 export function sizeLimitFor(candidate: Pick<PlannedCandidate, 'sizeBytes'>, manifestMaxBytes: number): number {
@@ -45,7 +45,7 @@ export interface JobEnding {
 }
 
 /** Errors after which the part file is worthless (kept otherwise, so a retry resumes from it). */
-const DISCARD_REASONS = new Set(['checksum_mismatch', 'size_limit', 'not_pdf']);
+const DISCARD_REASONS = new Set(['checksum_mismatch', 'size_limit', 'not_pdf', 'html_page']);
 
 /**
  * Runs one DownloadJob to a terminal state and resolves with its final record: each transition is
@@ -92,7 +92,7 @@ export async function runDownloadJob(deps: JobRunnerDeps, input: JobInput): Prom
       observer,
       input.signal,
     ).finally(() => progressWriter.stop());
-    if (candidate.mediaType === 'application/pdf') await requirePdfHeader(part);
+    await requireExpectedContent(part, { mediaType: candidate.mediaType, verified: candidate.checksum !== undefined });
     await part.close();
     const file = await deps.workspace.commitPartial(job.sessionId, job.destinationPath);
     const endedAt = new Date(deps.clock.now()).toISOString();

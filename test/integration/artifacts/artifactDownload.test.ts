@@ -79,6 +79,26 @@ describe('artifact_download through a real gateway', () => {
     await expect(readdir(join(g.gateway.dataDir, 'workspaces', sessionId, 'downloads/files'))).resolves.toEqual([]);
   });
 
+  it('refuses an HTML page answered for a data file (a structure, a sequence): the job fails saying so, and nothing is saved', async () => {
+    const { client, sessionId } = await g.agent('html-data', { approvalMode: 'always_allow' });
+    const page = Buffer.from('\n  <!DOCTYPE HTML>\n<html><head><title>Service unavailable</title></head><body>Maintenance</body></html>');
+    g.source.offer('1abc.cif', { mediaType: 'chemical/x-mmcif', kind: 'structure' });
+    g.files.serve('/1abc.cif', { body: page, contentType: 'text/html' });
+    const { invocationId, artifacts } = await g.search(client, ['1abc.cif']);
+    const result = await g.download(client, { mcpInvocationId: invocationId, candidateId: artifacts[0].id });
+    expect((result.structuredContent as any).error).toMatchObject({
+      code: 'upstream_error', message: expect.stringMatching(/is a web page, not chemical\/x-mmcif \(it begins "<!DOCTYPE HTML> <html><head><title>Service unavailable/), details: { reason: 'html_page' },
+    });
+    const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
+    expect(jobs.jobs).toEqual([expect.objectContaining({ state: 'failed', errorCode: 'upstream_error', bytesDone: 0 })]);
+    await expect(readdir(join(g.gateway.dataDir, 'workspaces', sessionId, 'downloads/files'))).resolves.toEqual([]);
+    // A page the candidate's checksum vouches for is its file, whatever its type says.
+    g.source.offer('page.xml', { bytes: page, mediaType: 'application/xml', kind: 'data' });
+    g.files.serve('/page.xml', { body: page });
+    const vouched = await g.search(client, ['page.xml']);
+    expect((await g.download(client, { mcpInvocationId: vouched.invocationId, candidateId: vouched.artifacts[0].id })).structuredContent).toMatchObject({ status: 'completed' });
+  });
+
   it('refuses forged ids and arguments with nothing fetched', async () => {
     const { client } = await g.agent('forger', { approvalMode: 'always_allow' });
     const { client: other } = await g.agent('other', { approvalMode: 'always_allow' });
