@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ClockLimiter, GatewayError, aboutArgument, StoppableWork, linkSignals, sha256Hex, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
+  ClockLimiter, GatewayError, aboutArgument, StoppableWork, linkSignals, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
   type ExtractionJobStatus, type ExtractionJobUpdate, type ExtractionStore, type Logger, type NewId, type SessionRecord, type SessionWorkspace,
 } from '../core/index.js';
 import type { ExtractionManifest } from './buildExtraction.js';
@@ -12,6 +13,8 @@ import { isPdfMagic } from './sniffPdf.js';
 
 /** Characters of the text returned inline, so a model can decide whether to read on. */
 export const PREVIEW_CHARS = 2000;
+/** A PDF is hashed in pieces of this many bytes before its job runs. */
+const HASH_PIECE_BYTES = 1 << 20;
 
 export interface PaperExtractionsDeps {
   store: ExtractionStore;
@@ -96,8 +99,8 @@ export class PaperExtractions {
     const { session } = ask;
     const pdfPath = await this.pdfPathOf(ask);
     // A path the agent gave is checked lexically here and for symbolic links when it is read.
-    const bytes = await (ask.path !== undefined ? aboutArgument('path', () => this.readPdf(session.id, pdfPath)) : this.readPdf(session.id, pdfPath));
-    const sha256 = sha256Hex(bytes);
+    const fingerprint = () => this.fingerprint(session.id, pdfPath);
+    const { sha256, sizeBytes } = await (ask.path !== undefined ? aboutArgument('path', fingerprint) : fingerprint());
     const earlier = await this.deps.store.findCompleted(session.id, sha256);
     if (earlier) return this.resultOf(earlier, true);
     const key = `${session.id}:${sha256}`;
@@ -106,7 +109,7 @@ export class PaperExtractions {
     const first = underWay ? await underWay.catch(() => undefined) : undefined;
     if (first) return { ...first, reused: true };
     if (underWay) return this.extractNow(ask);
-    const run = this.createJob(ask, pdfPath, sha256, bytes.length).then((job) => this.runJob(job, bytes, ask));
+    const run = this.createJob(ask, pdfPath, sha256, sizeBytes).then((job) => this.runJob(job, ask));
     this.inFlight.set(key, run);
     try {
       return await run;
@@ -144,7 +147,31 @@ export class PaperExtractions {
     return download.destinationPath;
   }
 
+  /**
+   * The PDF's sha256 and size, hashed in pieces: a call waiting for the same bytes or for a slot holds
+   * none of them (the bytes are read once its job holds a slot).
+   */
+  private async fingerprint(sessionId: string, pdfPath: string): Promise<{ sha256: string; sizeBytes: number }> {
+    const { sizeBytes } = await this.statPdf(sessionId, pdfPath);
+    const hash = createHash('sha256');
+    for (let offset = 0; offset === 0 || offset < sizeBytes; ) {
+      const piece = await this.deps.workspace.read(sessionId, pdfPath, { offset, length: Math.min(HASH_PIECE_BYTES, sizeBytes - offset) });
+      if (offset === 0) this.requirePdfMagic(pdfPath, piece);
+      if (piece.length === 0) break;
+      hash.update(piece);
+      offset += piece.length;
+    }
+    return { sha256: hash.digest('hex'), sizeBytes };
+  }
+
   private async readPdf(sessionId: string, pdfPath: string): Promise<Uint8Array> {
+    const file = await this.statPdf(sessionId, pdfPath);
+    const bytes = await this.deps.workspace.read(sessionId, pdfPath, { offset: 0, length: file.sizeBytes });
+    this.requirePdfMagic(pdfPath, bytes);
+    return bytes;
+  }
+
+  private async statPdf(sessionId: string, pdfPath: string) {
     const file = await this.deps.workspace.stat(sessionId, pdfPath);
     if (!file) {
       throw new GatewayError('not_found', `${pdfPath.slice(0, 200)} is not a file of this session's workspace (resources/list shows them); pass a PDF's path, or download or upload the PDF first.`);
@@ -154,11 +181,13 @@ export class PaperExtractions {
         details: { sizeBytes: file.sizeBytes, maxBytes: this.deps.limits.maxBytes },
       });
     }
-    const bytes = await this.deps.workspace.read(sessionId, pdfPath, { offset: 0, length: file.sizeBytes });
-    if (!isPdfMagic(bytes)) {
+    return file;
+  }
+
+  private requirePdfMagic(pdfPath: string, head: Uint8Array): void {
+    if (!isPdfMagic(head)) {
       throw new GatewayError('unsupported_media_type', `${pdfPath} is not a PDF (its bytes do not start with %PDF-), whatever its name says; pass a PDF.`);
     }
-    return bytes;
   }
 
   private async createJob(ask: ExtractionAsk, pdfPath: string, sha256: string, sizeBytes: number): Promise<ExtractionJobRecord> {
@@ -173,10 +202,11 @@ export class PaperExtractions {
     return job;
   }
 
-  private async runJob(queued: ExtractionJobRecord, bytes: Uint8Array, ask: ExtractionAsk): Promise<PaperExtractionResult> {
+  private async runJob(queued: ExtractionJobRecord, ask: ExtractionAsk): Promise<PaperExtractionResult> {
     const release = await this.slot(queued, ask.signal);
     try {
       const running = await this.transition(queued, ['queued'], { status: 'running', startedAt: this.nowIso() });
+      const bytes = await this.readPdf(running.sessionId, running.pdfPath);
       const extraction = await extractPdfText({
         bytes, limits: this.deps.limits, clock: this.deps.clock, workers: this.deps.workers, signal: ask.signal,
         onPage: (page, pageCount) => {
@@ -184,6 +214,9 @@ export class PaperExtractions {
           this.deps.events.publish('extraction.progress', running.sessionId, { jobId: running.id, page, pageCount });
         },
       });
+      if (extraction.sha256 !== running.sha256) {
+        throw new GatewayError('conflict', `${running.pdfPath} changed while its extraction waited; call paper_extract_pdf again.`);
+      }
       const paths = await outputPaths(this.deps.workspace, running.sessionId, running.pdfPath);
       await this.write(running.sessionId, paths.textPath, extraction.text);
       await this.write(running.sessionId, paths.manifestPath, `${JSON.stringify(extraction.manifest, null, 2)}\n`);
