@@ -142,7 +142,9 @@ function statusError(response: TransferHead): GatewayError {
 function dropped(input: AttemptInput, error: unknown): GatewayError {
   if (input.signal.aborted && input.signal.reason instanceof GatewayError) return input.signal.reason;
   if (input.signal.aborted) return new GatewayError('cancelled', 'The download was cancelled.');
-  return new GatewayError('upstream_unavailable', `The connection to the file server broke at ${input.part.sizeBytes} bytes.`, {
+  // What broke it (a reset, a refused connection, a response that is no HTTP/1.1 the reader accepts) is said.
+  const why = error instanceof Error && error.message ? ` (${error.message.slice(0, 200)})` : '';
+  return new GatewayError('upstream_unavailable', `The connection to the file server broke at ${input.part.sizeBytes} bytes${why}.`, {
     retryable: true,
     cause: error,
   });
