@@ -106,7 +106,7 @@ export class PaperExtractions {
     const key = `${session.id}:${sha256}`;
     const underWay = this.inFlight.get(key);
     // The same bytes twice in one turn: one job. If the first call fails (or its client cancels), this one runs its own.
-    const first = underWay ? await underWay.catch(() => undefined) : undefined;
+    const first = underWay ? await this.outcomeOf(underWay, ask.signal) : undefined;
     if (first) return { ...first, reused: true };
     if (underWay) return this.extractNow(ask);
     const run = this.createJob(ask, pdfPath, sha256, sizeBytes).then((job) => this.runJob(job, ask));
@@ -116,6 +116,16 @@ export class PaperExtractions {
     } finally {
       if (this.inFlight.get(key) === run) this.inFlight.delete(key);
     }
+  }
+
+  /** The earlier call's result (undefined when it failed), waited for until this call is cancelled or the gateway stops. */
+  private outcomeOf(earlier: Promise<PaperExtractionResult>, signal: AbortSignal): Promise<PaperExtractionResult | undefined> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(this.work.stopped ? stoppingError() : new GatewayError('cancelled', 'The extraction was cancelled while it waited for the same PDF\'s extraction.'));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      earlier.then(resolve, () => resolve(undefined)).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   /** The Session's jobs in creation order (admin API). */

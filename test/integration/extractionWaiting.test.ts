@@ -34,17 +34,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe('PaperExtractions: calls waiting for a slot', () => {
-  it('hold none of their PDF bytes while they wait (memory stays bounded by the running extractions)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'scigate-extraction-queue-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const storage = openMemoryStorage();
-    const workspace = new FileWorkspace(dir);
-    const extractions = new PaperExtractions({
-      store: storage.extractions, artifacts: storage.artifacts, workspace, events: new EventHub(), clock: systemClock, newId: randomId, log: silentLogger,
-      limits: resolveExtractionLimits({ timeoutMs: 120_000 }), workers: silentWorkers, concurrency: 1, queueTimeoutMs: 120_000,
-    });
-    const session = newSession({ id: 'ses_queue' });
+/** One extraction slot over a real workspace directory, with workers that never answer. */
+async function service() {
+  const dir = await mkdtemp(join(tmpdir(), 'scigate-extraction-queue-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const storage = openMemoryStorage();
+  const workspace = new FileWorkspace(dir);
+  const extractions = new PaperExtractions({
+    store: storage.extractions, artifacts: storage.artifacts, workspace, events: new EventHub(), clock: systemClock, newId: randomId, log: silentLogger,
+    limits: resolveExtractionLimits({ timeoutMs: 120_000 }), workers: silentWorkers, concurrency: 1, queueTimeoutMs: 120_000,
+  });
+  return { workspace, extractions, session: newSession({ id: 'ses_queue' }) };
+}
+
+describe('PaperExtractions: calls that wait', () => {
+  it('for a slot hold none of their PDF bytes (memory stays bounded by the running extractions)', async () => {
+    const { workspace, extractions, session } = await service();
     const waiting = 6;
     const size = 16;
     for (let n = 0; n <= waiting; n++) {
@@ -65,5 +70,24 @@ describe('PaperExtractions: calls waiting for a slot', () => {
     for (const ended of await Promise.all([first, ...queued])) expect(ended).toBeInstanceOf(GatewayError);
     // The running extraction holds its PDF (and the copy its worker was sent); the six waiting would hold 96 MiB more.
     expect(held / MiB).toBeLessThan(3 * size);
+  });
+
+  it('for an earlier call on the same bytes end at once when cancelled, creating no job', async () => {
+    const { workspace, extractions, session } = await service();
+    const bytes = bigPdfLike(0, 1);
+    for (const path of ['a.pdf', 'b.pdf']) await workspace.writeFile(session.id, path, (async function* () { yield bytes; })(), { maxBytes: bytes.length });
+    const first = new AbortController();
+    const running = extractions.extract({ session, invocationId: randomId('inv'), path: 'a.pdf', signal: first.signal }).catch((e: unknown) => e);
+    await expect.poll(async () => (await extractions.listJobs(session.id)).map((j) => j.status), { timeout: 60_000 }).toEqual(['running']);
+    const second = new AbortController();
+    const waiting = extractions.extract({ session, invocationId: randomId('inv'), path: 'b.pdf', signal: second.signal }).catch((e: unknown) => e);
+    // Waiting on the first call's promise (it holds the only slot, and its worker never answers).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    second.abort();
+    const ended = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000))]);
+    expect(ended).toMatchObject({ code: 'cancelled' });
+    first.abort();
+    expect(await running).toMatchObject({ code: 'cancelled' });
+    expect((await extractions.listJobs(session.id)).map((j) => [j.pdfPath, j.status])).toEqual([['a.pdf', 'cancelled']]);
   });
 });
