@@ -55,3 +55,4 @@ export { sharedSchemaValidator } from './sharedSchemaValidator.js';
 export { linearRegExp } from './linearRegExp.js';
 export { CallsInFlight } from './callsInFlight.js';
 export { boundedWait } from './boundedWait.js';
+export { leaveOnAbort } from './leaveOnAbort.js';

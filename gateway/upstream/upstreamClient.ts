@@ -5,19 +5,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CallsInFlight, GatewayError, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
+import { CallsInFlight, GatewayError, leaveOnAbort, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { toUpstreamError } from './upstreamErrors.js';
 import { refuseDeepResult } from './deepResults.js';
-import { sameOriginRedirects } from './sameOriginRedirects.js';
 import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { DirectToolCalls, ToolRules, protocolRequestIds, type DirectCallOptions } from './directToolCalls.js';
 import { installClientRequests, installServerNotices, type ClientRequests, type ServerNotice } from './clientRequests.js';
-import { abortIsolatingFetch } from './abortIsolatingFetch.js';
-import { lostResponseFetch } from './lostResponseFetch.js';
-import { malformedResponseFetch } from './malformedResponseFetch.js';
 import { ProcessGroupStdioTransport } from './processGroupStdioTransport.js';
-import { sizeBoundedFetch } from './sizeBoundedFetch.js';
 import { messageBytesFor } from './messageBytes.js';
+import { upstreamFetch } from './upstreamFetch.js';
 import type { InProcessServer, UpstreamAuth, UpstreamTarget } from './upstreamTarget.js';
 
 export interface UpstreamClientOptions {
@@ -75,6 +71,8 @@ export class UpstreamClient {
   private connecting: Promise<Client> | undefined;
   private inProcess: InProcessServer | undefined;
   private deaths = 0;
+  /** Aborted by close(): stops a connection attempt waiting out its backoff. */
+  private readonly stopping = new AbortController();
   /** Requests of the current connection that timed out since its last answer. */
   private timeoutsInARow = 0;
   private closed = false;
@@ -229,6 +227,7 @@ export class UpstreamClient {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort(new GatewayError('tool_unavailable', `${this.named} was removed or stopped; list the tools again.`));
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     await client?.close().catch(() => {});
@@ -245,14 +244,16 @@ export class UpstreamClient {
     if (this.closed) throw new GatewayError('tool_unavailable', `${this.named} was removed or stopped; list the tools again.`);
     if (this.gaveUp) throw this.gaveUp;
     if (this.client) return this.client;
-    this.connecting ??= this.connect(signal).finally(() => {
+    // One attempt for every call that needs the connection meanwhile: no one call's to cancel (one
+    // that is cancelled stops waiting, the others wait on), and close() stops it.
+    this.connecting ??= this.connect().finally(() => {
       this.connecting = undefined;
     });
-    return this.connecting;
+    return leaveOnAbort(this.connecting, signal);
   }
 
-  private async connect(signal?: AbortSignal): Promise<Client> {
-    if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), signal);
+  private async connect(): Promise<Client> {
+    if (this.deaths > 1) await this.options.clock.sleep(Math.min(250 * 2 ** (this.deaths - 2), 30_000), this.stopping.signal);
     const requests = this.options.clientRequests;
     const client = new Client({ name: 'scigate', version: '0.1.0' }, { capabilities: requests?.capabilities ?? {}, jsonSchemaValidator: sharedSchemaValidator });
     if (requests) installClientRequests(client, requests, (kind) => (this.rootsAsked ||= kind === 'roots'));
@@ -275,7 +276,7 @@ export class UpstreamClient {
       this.directCalls.set(client, new DirectToolCalls(transport, this.toolRules, protocolRequestIds(client)));
     } catch (error) {
       await transport?.close().catch(() => {});
-      const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, signal, 'connect');
+      const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, undefined, 'connect');
       // A missing login is no sign of a broken server: it does not count towards giving up.
       if (failure.code !== 'cancelled' && failure.code !== 'auth_required' && failure.code !== 'insufficient_scope') this.died(failure);
       throw failure;
@@ -359,15 +360,10 @@ export class UpstreamClient {
     const onLost = (method: string, error: unknown) => {
       if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.named, error));
     };
-    const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => {
-      const bounded = sizeBoundedFetch(lostResponseFetch(sameOriginRedirects(abortIsolatingFetch()), onLost), {
-        id: this.named,
-        maxMessageBytes,
-        onViolation: (error) => this.failConnection(client, error),
-      });
-      const repaired = malformedResponseFetch(bounded, this.named);
-      return { fetch: auth ? auth.wrapFetch(repaired) : repaired, ...(headers ? { requestInit: { headers } } : {}) };
-    };
+    const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => ({
+      fetch: upstreamFetch({ named: this.named, maxMessageBytes, onLost, onViolation: (error) => this.failConnection(client, error), ...(auth ? { auth } : {}) }),
+      ...(headers ? { requestInit: { headers } } : {}),
+    });
     switch (target.kind) {
       case 'stdio':
         return new ProcessGroupStdioTransport({
