@@ -10,7 +10,7 @@ import { finishWaiters, type Resolved } from './finishWaiters.js';
 import { PendingRequests, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
-import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk } from './unansweredErrors.js';
+import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk, unrecordedWithNobodyElse } from './unansweredErrors.js';
 
 /** How long a request waits for a decision before it expires (`permission_expired`), unless configured. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60_000;
@@ -233,7 +233,7 @@ export class PermissionGate {
     if (!input.askClient) return;
     void askWhileOpen(input.askClient, waiter.request, stop).then(
       (decision) => {
-        if (decision) return this.decide(id, decision, { via: 'elicitation' }).catch(() => {});
+        if (decision) return this.decide(id, decision, { via: 'elicitation' }).catch((error: unknown) => this.unrecorded(id, input, error));
         // Dismissed: with an admin API the request waits for it (documented); without, nobody else can decide.
         if (this.deps.adminApproval === false) return this.endUnanswered(id, 'cancelled', 'elicitation', dismissedWithNobodyElse(input, id));
       },
@@ -244,6 +244,14 @@ export class PermissionGate {
         this.deps.log.warn({ err: error, requestId: id }, 'asking in the client failed; the admin API can still decide');
       },
     );
+  }
+
+  /** The client's decision was not recorded: beaten by another (a conflict: nothing to do), or refused by the
+   * store, when the request waits for the admin API, or ends at once where there is none. */
+  private unrecorded(id: string, input: AuthorizeInput, error: unknown): Promise<void> | void {
+    if (GatewayError.from(error).code === 'conflict') return;
+    if (this.deps.adminApproval === false) return this.endUnanswered(id, 'cancelled', 'elicitation', unrecordedWithNobodyElse(input, id, error));
+    this.deps.log.warn({ err: error, requestId: id }, "the client's decision could not be recorded; the request waits for the admin API");
   }
 
   private async endUnanswered(id: string, status: 'expired' | 'cancelled', via: PermissionChannel, error: GatewayError): Promise<void> {

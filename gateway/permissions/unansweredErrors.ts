@@ -49,6 +49,18 @@ export function failedWithNobodyElse(input: UnansweredCall, requestId: string, f
   );
 }
 
+/** The same when the user decided in the client but scigate could not record the decision (its store refused the write). */
+export function unrecordedWithNobodyElse(input: UnansweredCall, requestId: string, failure: unknown): GatewayError {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  return new GatewayError(
+    'permission_denied',
+    `The user's decision on this call to ${input.toolName} could not be recorded (${reason.slice(0, 200)}), and nobody else can ` +
+      'decide (scigate runs without an admin API); the action did not run. Call the tool again once scigate can write to its data ' +
+      'directory (its log says what failed), or restart scigate stdio with --admin-port <port> to decide on the admin page.',
+    { details: { sessionId: input.sessionId, requestId } },
+  );
+}
+
 /** Nobody decided within the approval timeout; not retryable by itself, since it needs the user first. */
 export function expiredUnanswered(input: UnansweredCall, requestId: string, approvalTimeoutMs: number): GatewayError {
   const seconds = Math.round(approvalTimeoutMs / 1000);

@@ -20,20 +20,20 @@ class FullDiskPermissions extends MemoryPermissions {
   }
 }
 
-async function setup(): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock }> {
+async function setup(options: { adminApproval?: boolean } = {}): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock }> {
   const sessions = new MemorySessions();
   await sessions.create(newSession());
   const store = new FullDiskPermissions();
   const clock = new FakeClock();
-  const gate = createPermissionGate({ sessions, store, events: new EventHub(), clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000 });
+  const gate = createPermissionGate({ sessions, store, events: new EventHub(), clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000, ...options });
   return { gate, store, clock };
 }
 
 let seq = 0;
-function ask(gate: PermissionGate, signal = new AbortController().signal) {
+function ask(gate: PermissionGate, signal = new AbortController().signal, askClient?: AuthorizeInput['askClient']) {
   const input: AuthorizeInput = {
     sessionId: 'ses_perm', invocationId: `inv_${++seq}`, toolName: 'mcp__notes__write_note',
-    action: { action: 'tool.call', resource: 'mcp__notes__write_note' }, arguments: { text: 'hello' }, signal,
+    action: { action: 'tool.call', resource: 'mcp__notes__write_note' }, arguments: { text: 'hello' }, signal, ...(askClient ? { askClient } : {}),
   };
   return gate.authorize(input);
 }
@@ -78,5 +78,14 @@ describe('PermissionGate when the store cannot record a resolution', () => {
     await pendingRequests(store, 3);
     await expect(gate.cancelSession('ses_perm')).rejects.toMatchObject({ code: 'storage_unavailable' });
     await expect(closing).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('a decision made in the client that cannot be recorded ends the call at once when nobody else can decide', async () => {
+    const { gate, store } = await setup({ adminApproval: false });
+    const call = ask(gate, undefined, async () => {
+      store.full = true;
+      return 'allow_once';
+    });
+    await expect(call).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringMatching(/decision .* could not be recorded \(The disk is full\.\).*did not run/) });
   });
 });
