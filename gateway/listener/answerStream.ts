@@ -18,7 +18,7 @@ export interface AnswerStreamOptions {
   /** True when a lone request's response may be the whole answer as `application/json`. */
   jsonAllowed: boolean;
   /** Told once when the client goes away before the answer ended. */
-  onClientGone: () => void;
+  onClientGone?: () => void;
 }
 
 /**
@@ -113,6 +113,6 @@ export class AnswerStream {
     if (this.mode === 'ended') return;
     // Closed before its end: the client went away.
     this.finish();
-    this.options.onClientGone();
+    this.options.onClientGone?.();
   };
 }

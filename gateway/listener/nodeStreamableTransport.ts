@@ -4,7 +4,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { AnswerStream } from './answerStream.js';
 import { sendRpcError } from './rpcErrors.js';
 import {
-  METHOD_NOT_ALLOWED, SESSION_NOT_FOUND, checkGetHeaders, checkPost, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
+  METHOD_NOT_ALLOWED, SESSION_NOT_FOUND, checkGetHeaders, checkPost, checkRequestIds, checkSession, isInitialize, isRequest, isResponse, type TransportRefusal,
 } from './streamableChecks.js';
 
 export { HEADERS_HOLD_MS } from './answerStream.js';
@@ -46,7 +46,11 @@ export class NodeStreamableTransport implements Transport {
 
   private started = false;
   private closed = false;
-  /** Each open request's answer, by request id. */
+  /**
+   * Each request still running, by id, with the answer its response goes to: kept after its
+   * client left (the answer ended) until it is answered or cancelled, so a later request cannot
+   * take its id and receive its response.
+   */
   private readonly answers = new Map<RequestId, PostAnswer>();
   private standalone: AnswerStream | undefined;
 
@@ -73,10 +77,10 @@ export class NodeStreamableTransport implements Transport {
   }
 
   private async handlePost(req: IncomingMessage, res: ServerResponse, body: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
-    const refusal = checkPost(req.headers, body, this.sessionId);
-    if (refusal) return this.refuse(res, refusal);
     const batch = Array.isArray(body);
     const messages = batch ? body : [body];
+    const refusal = checkPost(req.headers, body, this.sessionId) ?? checkRequestIds(messages, (id) => this.answers.has(id));
+    if (refusal) return this.refuse(res, refusal);
     const initializing = messages.some(isInitialize);
     if (initializing) {
       if (this.sessionId !== undefined) return this.refuse(res, ALREADY_INITIALIZED);
@@ -96,7 +100,9 @@ export class NodeStreamableTransport implements Transport {
     }
     const pending = new Set(requests.map((r) => r.id));
     // The 406 check above means the client accepts application/json: a lone request may get JSON.
-    const stream = new AnswerStream(res, { sessionId: this.sessionId, jsonAllowed: !batch, onClientGone: () => this.forget(answer) }).holdHeaders();
+    // A client that leaves cancels nothing (the MCP rule for a disconnection): its requests stay in
+    // `answers`, their ended stream writing nothing, until the responses come.
+    const stream = new AnswerStream(res, { sessionId: this.sessionId, jsonAllowed: !batch }).holdHeaders();
     const answer: PostAnswer = { stream, pending };
     for (const id of pending) this.answers.set(id, answer);
     for (const message of messages) this.onmessage?.(message, extra);
@@ -156,16 +162,17 @@ export class NodeStreamableTransport implements Transport {
       return this.toStandalone(message);
     }
     const answer = this.answers.get(requestId);
-    if (!answer) {
+    if (response && answer) {
+      answer.pending.delete(requestId);
+      this.answers.delete(requestId);
+    }
+    if (!answer || answer.stream.ended) {
       // A response is reported undeliverable, as the SDK's transport does; progress for a call whose
       // client left has nowhere to go; a request may still reach the client on its GET stream.
       if (response) throw new Error(`No connection established for request ID: ${String(requestId)}`);
       return isRequest(message) ? this.toStandalone(message) : undefined;
     }
-    if (!response) return answer.stream.write(message, false);
-    answer.pending.delete(requestId);
-    this.answers.delete(requestId);
-    answer.stream.write(message, answer.pending.size === 0);
+    answer.stream.write(message, response && answer.pending.size === 0);
   }
 
   /**
@@ -197,11 +204,6 @@ export class NodeStreamableTransport implements Transport {
       this.answers.delete(requestId!);
       if (answer.pending.size === 0) answer.stream.end();
     }
-  }
-
-  /** A POST's client left: its requests' answers go nowhere (a cancelled call is never answered, so nothing else would drop them). */
-  private forget(answer: PostAnswer): void {
-    for (const id of answer.pending) if (this.answers.get(id) === answer) this.answers.delete(id);
   }
 
   private refuse(res: ServerResponse, refusal: TransportRefusal): void {

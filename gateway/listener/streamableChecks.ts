@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The streamable HTTP transport's refusals, with the SDK web-standard transport's statuses, codes
@@ -55,6 +55,22 @@ export function checkPost(headers: IncomingHttpHeaders, body: JSONRPCMessage | J
   const messages = batch ? body : [body];
   const initializing = messages.some(isInitialize);
   return checkPostHeaders(headers) ?? checkMessages(messages, batch, initializing) ?? (initializing ? undefined : checkSession(headers, sessionId));
+}
+
+/**
+ * Each request's id is new: not that of a request still running in the session (`running`), nor
+ * repeated in the batch (400). A response goes to the request of its id; two at once would
+ * receive each other's. MCP forbids reusing an id in a session.
+ */
+export function checkRequestIds(messages: readonly JSONRPCMessage[], running: (id: RequestId) => boolean): TransportRefusal | undefined {
+  const seen = new Set<RequestId>();
+  for (const message of messages) {
+    if (!isRequest(message)) continue;
+    const reused = running(message.id) ? 'belongs to a request still running in this session' : seen.has(message.id) ? 'is used twice in this batch' : undefined;
+    if (reused) return refusal(400, -32600, `Invalid Request: id ${JSON.stringify(message.id).slice(0, 80)} ${reused}; send each request with a new id.`);
+    seen.add(message.id);
+  }
+  return undefined;
 }
 
 /** A request for a session this transport does not (or no longer) serve (404). */

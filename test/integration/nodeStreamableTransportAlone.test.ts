@@ -80,17 +80,29 @@ describe('NodeStreamableTransport on its own', () => {
     await reader.cancel();
   });
 
-  it('forgets a request whose client left: its progress goes nowhere, its response is reported undeliverable', async () => {
+  it('keeps a request whose client left in flight until it is answered: its id is not taken, its progress goes nowhere, its response is reported undeliverable', async () => {
     const { url, transport, received, server } = await serve();
     opened = server;
     await initialize(url, transport);
+    const left = new Promise<void>((resolve) => server.once('request', (_req, res) => res.once('close', resolve)));
     const gone = new AbortController();
     const call = fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 't' } }), signal: gone.signal });
     await vi.waitFor(() => expect(received.some((m) => 'id' in m && m.id === 8)).toBe(true), { timeout: 60_000 });
     gone.abort();
     await expect(call).rejects.toThrow();
-    await vi.waitFor(() => expect(transport.send({ jsonrpc: '2.0', id: 8, result: { content: [] } })).rejects.toThrow(/No connection established for request ID: 8/), { timeout: 60_000 });
+    await left;
+    // A retry with the same id would receive the first call's response: refused while that call runs.
+    const retry = await fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) });
+    expect(retry.status).toBe(400);
+    expect(((await retry.json()) as { error: { message: string } }).error.message).toMatch(/id 8 belongs to a request still running/);
+    expect(received.filter((m) => 'id' in m && m.id === 8)).toHaveLength(1);
     await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 2 } }, { relatedRequestId: 8 })).resolves.toBeUndefined();
+    await expect(transport.send({ jsonrpc: '2.0', id: 8, result: { content: [] } })).rejects.toThrow(/No connection established for request ID: 8/);
+    // Answered, its id is free again.
+    const again = fetch(url, { method: 'POST', headers: headers('ses_alone'), body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) });
+    await vi.waitFor(() => expect(received.filter((m) => 'id' in m && m.id === 8)).toHaveLength(2), { timeout: 60_000 });
+    await transport.send({ jsonrpc: '2.0', id: 8, result: {} });
+    expect((await again).status).toBe(200);
   });
 
   it('refuses at once a request no stream can carry (its sender would wait out its timeout), and sends it on the GET stream once one is open', async () => {
