@@ -33,6 +33,10 @@ export class BoundedStdioServerTransport implements Transport {
   private readonly reader: BoundedLineReader;
   private readonly onData = (chunk: Buffer | string) => this.read(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  private readonly onOutputError = (error: NodeJS.ErrnoException) => this.outputLost(error.code);
+  /** Set once a write failed. process.stdout is never `destroyed` (Node undoes it), so this says it. */
+  private outputFailed = false;
+  private closed = false;
   /** The `initialize` answered before the SDK loaded: the SDK server's answer to it is not sent again. */
   private answeredEarly: EarlyHandshake['answered'];
   /** The `drain` every answer written past the output's buffer waits for (one listener, shared). */
@@ -46,14 +50,18 @@ export class BoundedStdioServerTransport implements Transport {
   async start(): Promise<void> {
     this.options.input.on('data', this.onData);
     this.options.input.on('error', this.onStreamError);
+    this.options.output.on('error', this.onOutputError);
     const early = this.options.early;
     if (!early) return;
+    // The early initialize answer's write may have failed already.
+    if (early.outputFailed?.()) return this.outputLost(undefined);
     for (const chunk of early.chunks) this.read(chunk);
     // The early reader paused the input after the first line.
     this.options.input.resume();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.outputFailed) return Promise.resolve();
     if (this.answeredEarly && 'id' in message && message.id === this.answeredEarly.id && !('method' in message)) {
       this.dropRepeatedInitialize(message);
       return Promise.resolve();
@@ -79,10 +87,24 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.options.input.off('data', this.onData);
     this.options.input.off('error', this.onStreamError);
     this.reader.clear();
     this.onclose?.();
+  }
+
+  /**
+   * A write to stdout failed (EPIPE: the client closed its end): nothing more reaches the client,
+   * so the session ends as when stdin closes. Unheard, the error event crashed `scigate stdio`
+   * with a stack trace, and the calls still running were found interrupted at the next start.
+   */
+  private outputLost(code: string | undefined): void {
+    if (this.outputFailed) return;
+    this.outputFailed = true;
+    this.options.log.warn({ code }, 'the client closed its end of stdout; the session ends, as when stdin closes');
+    void this.close();
   }
 
   private read(chunk: Buffer): void {

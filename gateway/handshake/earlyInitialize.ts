@@ -8,6 +8,8 @@ export interface EarlyHandshake {
   answered?: { id: string | number; result: InitializeResult };
   /** The input ended (or failed) while the first line was read. */
   ended: boolean;
+  /** True once writing the early answer failed (the client closed its end), which may be after this resolved. */
+  outputFailed?: () => boolean;
 }
 
 export interface EarlyInitializeOptions {
@@ -41,9 +43,13 @@ export function answerInitializeEarly(options: EarlyInitializeOptions): Promise<
       const request = initializeRequest(firstLine(chunks));
       if (!request) return resolve({ chunks, ended });
       const result = initializeResult(request.protocolVersion, options.version);
+      // A failed write (the client closed its end) must not crash the process before the session's
+      // transport exists; the transport asks `outputFailed` and ends the session.
+      let failed = false;
+      output.once('error', () => (failed = true));
       // The SDK's own shape and key order, so a client sees the same bytes either way.
       output.write(`${JSON.stringify({ result, jsonrpc: '2.0', id: request.id })}\n`);
-      resolve({ chunks, ended, answered: { id: request.id, result } });
+      resolve({ chunks, ended, answered: { id: request.id, result }, outputFailed: () => failed });
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../../gateway/core/index.js';
-import { checkRpcMessage, serveStdio } from '../../../gateway/front/index.js';
+import { checkRpcMessage, serveStdio, type StdioRuntime } from '../../../gateway/front/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, answerInitializeEarly } from '../../../gateway/handshake/index.js';
 
 const initialize = (id: number | string, protocolVersion: unknown = '2025-06-18') =>
@@ -170,5 +170,20 @@ describe('the initialize answer given before the SDK loads (gateway/handshake)',
     await vi.waitFor(() => expect(early.warnings.map((w) => w.msg)).toEqual([expect.stringMatching(/differs from the SDK server's; update gateway\/handshake/)]), { timeout: 60_000 });
     expect(answers(early.lines, 1)).toHaveLength(1);
     early.close();
+  });
+
+  it('a client that closed stdout before the early answer: the failed write crashes nothing, and the session ends without waiting for stdin', async () => {
+    const stdin = new PassThrough();
+    const epipe = () => Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    const stdout = new Writable({ write: (_chunk, _encoding, callback) => void setImmediate(() => callback(epipe())) });
+    stdin.write(`${initialize(1)}\n${ping(2)}\n`);
+    const handshake = await answerInitializeEarly({ input: stdin, output: stdout, version: '9.9.9' });
+    // The write fails after the handshake resolved, before the session's transport exists.
+    await new Promise((resolve) => stdout.once('close', resolve));
+    expect(handshake.outputFailed?.()).toBe(true);
+    const { log, warnings } = recordingLog();
+    const runtime = { handlersFor: () => () => ({ closed: () => {} }), sessions: { get: async () => undefined }, clock: { now: () => 0 }, log } as unknown as StdioRuntime;
+    await serveStdio({ version: '9.9.9', projectId: 'p', newId: (prefix) => `${prefix}_1`, log, input: stdin, output: stdout, runtime: async () => runtime, early: handshake });
+    expect(warnings.map((w) => w.msg)).toEqual(['the client closed its end of stdout; the session ends, as when stdin closes']);
   });
 });
