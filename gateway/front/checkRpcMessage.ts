@@ -63,6 +63,11 @@ export function checkRpcMessage(message: unknown): RpcRejection | undefined {
     // Zod's union would blame the notification branch ("id: is not a known field").
     return reject(RpcCode.InvalidRequest, 'Invalid request: id must be a string or an integer (a notification has no id at all).', null);
   }
+  if (id !== null && typeof method === 'string' && method.startsWith('notifications/')) {
+    // The SDK would answer -32601 "Method not found" for a method that exists, as a notification;
+    // a client that sent notifications/initialized so would then hear its handshake is unfinished.
+    return reject(RpcCode.InvalidRequest, `Invalid request: ${method.slice(0, 100)} is a notification; send it without an id (nothing answers a notification).`, id);
+  }
   const parsed = JSONRPCMessageSchema.safeParse(message);
   if (!parsed.success) return reject(RpcCode.InvalidRequest, `Invalid request: ${describe(parsed.error)}`, id);
   const schema = typeof method === 'string' && id !== null ? PARAMS_SCHEMAS.get(method) : undefined;

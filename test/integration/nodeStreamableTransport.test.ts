@@ -163,4 +163,21 @@ describe('the Node streamable HTTP transport', () => {
     const answer: unknown = JSON.parse(ping.headers.get('content-type') === 'text/event-stream' ? /^data: (.*)$/m.exec(text)![1]! : text);
     expect(answer).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
   });
+
+  it('refuses notifications/initialized sent with an id, saying to drop the id; without one the handshake completes', async () => {
+    const init = await fetch(gateway.mcpUrl, {
+      method: 'POST', headers: headers(),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ids-notifications', version: '1' } } }),
+    });
+    await init.text();
+    const session = init.headers.get('mcp-session-id')!;
+    const withId = await post(session, { jsonrpc: '2.0', id: 2, method: 'notifications/initialized' });
+    expect(withId.status).toBe(400);
+    expect(await withId.json()).toEqual({
+      jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid request: notifications/initialized is a notification; send it without an id (nothing answers a notification).' },
+    });
+    expect((await post(session, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    const tools = await post(session, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect(await tools.text()).toContain('"tools"');
+  });
 });

@@ -57,4 +57,11 @@ describe('checkRpcMessage', () => {
     expect(checkRpcMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
     expect(checkRpcMessage({ jsonrpc: '2.0', id: 1, result: {} })).toBeUndefined();
   });
+
+  it('a notification sent with an id is refused with that id, saying to drop it (not "Method not found")', () => {
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: 2, method: 'notifications/initialized' })).toEqual({
+      code: -32600, id: 2, message: 'Invalid request: notifications/initialized is a notification; send it without an id (nothing answers a notification).',
+    });
+    expect(checkRpcMessage({ jsonrpc: '2.0', id: 'c', method: 'notifications/cancelled', params: { requestId: 1 } })).toMatchObject({ code: -32600, id: 'c' });
+  });
 });
