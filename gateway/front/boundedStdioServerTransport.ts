@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { BoundedLineReader, type Logger } from '../core/index.js';
 import type { EarlyHandshake } from '../handshake/index.js';
-import { checkRpcMessage } from './checkRpcMessage.js';
+import { checkRpcMessage, reusedIdMessage, type RpcRejection } from './checkRpcMessage.js';
 import { dropUnderBackpressure, serializeForWire } from './wireMessage.js';
 
 /** Longest request line `scigate stdio` reads (the SDK's own stdio limit). */
@@ -39,6 +39,8 @@ export class BoundedStdioServerTransport implements Transport {
   private closed = false;
   /** The `initialize` answered before the SDK loaded: the SDK server's answer to it is not sent again. */
   private answeredEarly: EarlyHandshake['answered'];
+  /** The ids of the client's requests not yet answered (nor cancelled): a request may not reuse one. */
+  private readonly running = new Set<string | number>();
   /** The `drain` every answer written past the output's buffer waits for (one listener, shared). */
   private nextDrain: Promise<void> | undefined;
 
@@ -61,6 +63,8 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // A response (or error) answers the request of its id: that id is free again.
+    if (!('method' in message) && message.id !== undefined) this.running.delete(message.id);
     if (this.outputFailed) return Promise.resolve();
     if (this.answeredEarly && 'id' in message && message.id === this.answeredEarly.id && !('method' in message)) {
       this.dropRepeatedInitialize(message);
@@ -92,6 +96,7 @@ export class BoundedStdioServerTransport implements Transport {
     this.options.input.off('data', this.onData);
     this.options.input.off('error', this.onStreamError);
     this.reader.clear();
+    this.running.clear();
     this.onclose?.();
   }
 
@@ -124,7 +129,7 @@ export class BoundedStdioServerTransport implements Transport {
         }
         // The envelope and a known request's params are checked here, so a refusal carries the
         // request's id and says what is wrong in words (the SDK's line parser did neither).
-        const rejection = checkRpcMessage(parsed);
+        const rejection = checkRpcMessage(parsed) ?? this.checkId(parsed as JSONRPCMessage);
         if (rejection) return this.refuse(rejection.code, rejection.message, rejection.id);
         try {
           this.onmessage?.(parsed as JSONRPCMessage);
@@ -137,6 +142,22 @@ export class BoundedStdioServerTransport implements Transport {
         this.refuse(ErrorCode.InvalidRequest, `Request too large: a line of more than ${limit} bytes (${bytes} read) was skipped; send smaller arguments.`);
       },
     });
+  }
+
+  /**
+   * Refuses a request whose id is that of one still running (the client could not tell their
+   * answers apart, and cancelling it would reach only one), else records it as running. A
+   * cancelled request is never answered: its id is free at once.
+   */
+  private checkId(message: JSONRPCMessage): RpcRejection | undefined {
+    if (!('method' in message)) return undefined;
+    if (!('id' in message)) {
+      if (message.method === 'notifications/cancelled') this.running.delete((message.params as { requestId?: string | number } | undefined)?.requestId as string | number);
+      return undefined;
+    }
+    if (this.running.has(message.id)) return { code: ErrorCode.InvalidRequest, message: reusedIdMessage(message.id, 'running'), id: message.id };
+    this.running.add(message.id);
+    return undefined;
   }
 
   /** The client already has its answer; one that differs means the early answer is out of date with the SDK. */

@@ -89,6 +89,15 @@ function idOf(message: unknown): string | number | null {
   return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
+/**
+ * Why a request is refused whose id is that of a request still running in the session (`running`)
+ * or repeated in its batch: its response would go to the other request's caller. MCP forbids it.
+ */
+export function reusedIdMessage(id: string | number, reuse: 'running' | 'batch'): string {
+  const where = reuse === 'running' ? 'belongs to a request still running in this session' : 'is used twice in this batch';
+  return `Invalid Request: id ${JSON.stringify(id).slice(0, 80)} ${where}; send each request with a new id.`;
+}
+
 function reject(code: number, message: string, id: string | number | null): RpcRejection {
   return { code, message: message.slice(0, 500), id };
 }

@@ -7,7 +7,7 @@ export type { StdioFrontOptions, StdioRuntime } from './stdioFront.js';
 export { persistSession, endSession } from './sessionLifecycle.js';
 export type { SessionLifecycleDeps, SessionStart } from './sessionLifecycle.js';
 export { BoundedStdioServerTransport, MAX_STDIO_REQUEST_BYTES } from './boundedStdioServerTransport.js';
-export { checkRpcMessage } from './checkRpcMessage.js';
+export { checkRpcMessage, reusedIdMessage } from './checkRpcMessage.js';
 export { rpcError } from './rpcError.js';
 export type { RpcError } from './rpcError.js';
 export type { RpcRejection } from './checkRpcMessage.js';

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { reusedIdMessage } from '../front/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -60,14 +61,14 @@ export function checkPost(headers: IncomingHttpHeaders, body: JSONRPCMessage | J
 /**
  * Each request's id is new: not that of a request still running in the session (`running`), nor
  * repeated in the batch (400). A response goes to the request of its id; two at once would
- * receive each other's. MCP forbids reusing an id in a session.
+ * receive each other's.
  */
 export function checkRequestIds(messages: readonly JSONRPCMessage[], running: (id: RequestId) => boolean): TransportRefusal | undefined {
   const seen = new Set<RequestId>();
   for (const message of messages) {
     if (!isRequest(message)) continue;
-    const reused = running(message.id) ? 'belongs to a request still running in this session' : seen.has(message.id) ? 'is used twice in this batch' : undefined;
-    if (reused) return refusal(400, -32600, `Invalid Request: id ${JSON.stringify(message.id).slice(0, 80)} ${reused}; send each request with a new id.`);
+    const reuse = running(message.id) ? 'running' : seen.has(message.id) ? 'batch' : undefined;
+    if (reuse) return refusal(400, -32600, reusedIdMessage(message.id, reuse));
     seen.add(message.id);
   }
   return undefined;
