@@ -61,6 +61,8 @@ export function toolDefinitionHash(tool: Tool): string {
   return createHash('sha256').update(canonicalJson(definition)).digest('hex');
 }
 
+const LISTED_AGAIN = 'the server lists this tool name more than once; its first listing is the one used';
+
 /**
  * Adapts a custom server's listed tools into generic governed tools (seed §5.4): never idempotent,
  * no cache. A tool stays hidden, with the reason, when its schema does not compile, its name does
@@ -71,7 +73,13 @@ export function deriveCustomTools(input: CustomToolsInput): DerivedCustomTools {
   const tools: GovernedTool[] = [];
   const hidden: HiddenTool[] = [];
   const definitions: Record<string, string> = {};
-  const considered = input.listed.slice(0, MAX_TOOLS_PER_SERVER);
+  // A name listed again is not a second tool: the first listing is (as ToolRules checks results).
+  const seen = new Set<string>();
+  const considered = input.listed.slice(0, MAX_TOOLS_PER_SERVER).filter((listed) => {
+    if (!seen.has(listed.name)) return seen.add(listed.name);
+    hidden.push({ name: listed.name, reason: LISTED_AGAIN });
+    return false;
+  });
   const readableCounts = new Map<string, number>();
   for (const listed of considered) {
     const readable = readableNamePart(listed.name);

@@ -117,7 +117,9 @@ export class ToolRules {
 
   constructor(private readonly validators: jsonSchemaValidator) {}
 
-  learn(tools: readonly Tool[]): void {
+  learn(listed: readonly Tool[]): void {
+    // A name listed twice is its first listing, the one the catalog exposes (deriveCustomTools).
+    const tools = listed.filter((tool, i) => listed.findIndex((t) => t.name === tool.name) === i);
     this.outputs = new Map(tools.flatMap((t) => (t.outputSchema ? [[t.name, this.validators.getValidator(t.outputSchema as JsonSchemaType)] as const] : [])));
     this.taskOnly = new Set(tools.filter((t) => t.execution?.taskSupport === 'required').map((t) => t.name));
   }

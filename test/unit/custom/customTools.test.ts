@@ -129,4 +129,14 @@ describe('tool-definition pinning', () => {
     expect(derived.hidden[0]).toMatchObject({ name: 'wipe', reason: expect.stringContaining('appeared after') });
     expect(deriveCustomTools({ sourceId: SOURCE, listed: [original, tool('wipe')], prefix: 'mcp', accepted: undefined }).tools).toHaveLength(2);
   });
+
+  it('a tool name the server lists twice is its first listing, before and after acceptance; the other is hidden, saying so', () => {
+    const listed = [tool('twice', 'first'), tool('other'), tool('twice', 'second')];
+    const fresh = deriveCustomTools({ sourceId: SOURCE, listed, prefix: 'mcp', accepted: undefined });
+    expect(fresh.tools.map((t) => [t.upstreamName, t.description])).toEqual([['twice', 'first'], ['other', 'd']]);
+    expect(fresh.hidden).toEqual([{ name: 'twice', reason: 'the server lists this tool name more than once; its first listing is the one used' }]);
+    expect(fresh.definitions.twice).toBe(toolDefinitionHash(listed[0]!));
+    const accepted = deriveCustomTools({ sourceId: SOURCE, listed, prefix: 'mcp', accepted: fresh.definitions });
+    expect(accepted.tools.map((t) => [t.upstreamName, t.description])).toEqual([['twice', 'first'], ['other', 'd']]);
+  });
 });

@@ -148,4 +148,13 @@ describe('tools/call written in front of the SDK client Protocol', () => {
     await expect(answered({ content: [], isError: true })).resolves.toMatchObject({ isError: true });
     await expect(calls.call('job', {}, { timeoutMs: 1000 })).rejects.toThrow(/Tool "job" requires task-based execution/);
   });
+
+  it('a tool name listed twice is checked as its first listing, the one the catalog exposes', async () => {
+    const first: Tool = { name: 'twice', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
+    const second: Tool = { name: 'twice', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } };
+    const { transport, calls } = connection([first, second]);
+    const call = calls.call('twice', {}, { timeoutMs: 1000 });
+    transport.answer({ jsonrpc: '2.0', id: transport.lastCallId(), result: { content: [], structuredContent: { n: 1 } } });
+    await expect(call).resolves.toMatchObject({ structuredContent: { n: 1 } });
+  });
 });
