@@ -123,7 +123,7 @@ async function completeOrFail(
   // Per call, so at `debug` when it succeeded: a gateway at `info` writes nothing for a healthy call.
   (ending.error ? deps.log.info : deps.log.debug).call(
     deps.log,
-    { invocationId: call.invocationId, sessionId: call.session.id, tool: call.toolName, status: ending.error?.code ?? 'ok', durationMs: row.durationMs },
+    { invocationId: call.invocationId, sessionId: call.session.id, tool: intent.toolName, status: ending.error?.code ?? 'ok', durationMs: row.durationMs },
     'tool call',
   );
   return ending;
