@@ -76,7 +76,7 @@ async function downloadWith(
         await observer.transition('running', { bytesDone: before, totalBytes, attempts });
         return httpAttempt({
           url, allowedDomains: request.allowedDomains, maxBytes: request.maxBytes, transfer, physicalUrl: env.physicalUrl, part,
-          signal: attemptSignal,
+          signal: attemptSignal, knownTotalBytes: totalBytes,
           onBytes: (done, total, report) => {
             touch();
             totalBytes = total;

@@ -19,6 +19,8 @@ export interface AttemptInput {
   signal: AbortSignal;
   /** Called whenever bytes arrived (the stall watchdog) and for throttled progress. */
   onBytes(bytesDone: number, totalBytes: number | null, report: boolean): void;
+  /** The file's size as an earlier attempt's server told it: what a response that says none must reach. */
+  knownTotalBytes?: number | null;
 }
 
 /** What one attempt learned: the total size when the server told it. */
@@ -68,10 +70,13 @@ async function readResponse(input: AttemptInput, response: TransferHead): Promis
       await startOver(input);
       throw new GatewayError('upstream_error', 'The server sent another range than asked for; starting over.', { retryable: true });
     }
-    totalBytes = range[3] === '*' ? null : Number(range[3]);
-  } else if (part.sizeBytes > 0) {
+    // `/*`: the total is not told, but a range that ends short of its own last byte is not the file.
+    totalBytes = range[3] === '*' ? Math.max(input.knownTotalBytes ?? 0, Number(range[2]) + 1) : Number(range[3]);
+  } else {
+    // A whole file sent without its length (chunked) must still reach the size an earlier attempt was told.
+    totalBytes ??= input.knownTotalBytes ?? null;
     // 200 to a Range request: the server sends the whole file, so the part file starts over.
-    await startOver(input);
+    if (part.sizeBytes > 0) await startOver(input);
   }
   if (totalBytes !== null && totalBytes > input.maxBytes) throw tooLarge(input.maxBytes, `the server announces ${totalBytes} bytes`);
   await streamBody(input, totalBytes);

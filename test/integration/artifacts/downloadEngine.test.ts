@@ -76,6 +76,14 @@ describe('the download engine against a loopback file server', () => {
     expect(slots).toBe(2);
   });
 
+  it('a resumed range that ends short, its total unknown (`/*`), is resumed again, not saved as the whole file', async () => {
+    const body = syntheticBytes(0, 1_000_000);
+    server.serve('/cut.bin', { body, dropAt: 400_000, truncateFirstRangeAt: 700_000 });
+    const outcome = await download('/cut.bin');
+    expect(outcome).toMatchObject({ sizeBytes: body.length, sha256: sha256(body) });
+    expect(server.requests.map((r) => [r.range, r.status])).toEqual([[null, 200], ['bytes=400000-', 206], ['bytes=700000-', 206]]);
+  });
+
   it('resumes from a part file left by an earlier run, re-hashing what is there', async () => {
     const body = syntheticBytes(0, 300_000);
     const part = await workspace.openPartial('ses_1', 'out.bin');
