@@ -9,7 +9,14 @@ export function normalizeWhitespace(text: string): string {
   return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
+/**
+ * A tag as HTML reads one: `<` then a letter, `/` and a letter, `!` or `?`. Any other `<` is text
+ * ("p <.05", "survival of <1 year"), and a tag never spans another `<`, so such text is not taken for
+ * the start of a tag that runs to the next real one.
+ */
+const TAG = /<(?:\/?[A-Za-z]|[!?])[^<>]*>/g;
+
 /** Plain text from provider markup (`<i>`, `<sup>`, highlight spans) with entities decoded. */
 export function stripMarkup(text: string): string {
-  return normalizeWhitespace(decodeHTML(text.replace(/<[^>]*>/g, '')));
+  return normalizeWhitespace(decodeHTML(text.replace(TAG, '')));
 }

@@ -105,6 +105,13 @@ describe('Europe PMC get', () => {
     expect(out.warnings.join(' ')).toContain('pmc9999999');
   });
 
+  it('keeps every word of an abstract with a literal "<" before inline markup', async () => {
+    const out = expectEuropepmcResult(await source.call('get', { ids: ['40420324'] }));
+    expect(out.records[0].summary).toContain(
+      'in both groups. (p <.01). However, the normalized prostatic artery diameter was significantly larger for the prostate cancer group (p <.05). Computed tomography revealed',
+    );
+  });
+
   it('rejects malformed ids, naming the field, before any request', async () => {
     await source.expectNoRequests(async () => {
       for (const bad of ['XYZ:1', 'MED:abc', '10.1/x', 'PMC', 'not an id']) {
