@@ -51,20 +51,41 @@ async function readBody(provider: string, response: Response, signal?: AbortSign
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) {
     await response.body?.cancel();
-    throw new ProviderError('upstream_error', `${provider} sent a body of ${declared} bytes; the limit is ${MAX_BODY_BYTES}`);
+    throw tooLarge(provider, `a body of ${declared} bytes`);
   }
   try {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > MAX_BODY_BYTES) {
-      throw new ProviderError('upstream_error', `${provider} sent more than ${MAX_BODY_BYTES} bytes`);
-    }
-    return new TextDecoder('utf-8').decode(bytes);
+    return new TextDecoder('utf-8').decode(await readBounded(provider, response));
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if (signal?.aborted) throw networkError(provider, error, signal);
     // The provider answered and then broke off: a truncated body is a bad response, not an unreachable host.
     throw new ProviderError('upstream_error', `${provider} sent a truncated body (the connection closed mid-response)`, { retryable: true });
   }
+}
+
+/**
+ * Reads the body chunk by chunk and stops at the limit. A chunked body declares no length and a
+ * gzip one declares only its compressed size, so reading it whole first would let one answer (an
+ * endless stream, a small archive that inflates to gigabytes) take the process's memory.
+ */
+async function readBounded(provider: string, response: Response): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(provider, `more than ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(provider: string, what: string): ProviderError {
+  return new ProviderError('upstream_error', `${provider} sent ${what}; the limit is ${MAX_BODY_BYTES}: ask for fewer or smaller records`);
 }
 
 function networkError(provider: string, error: unknown, signal?: AbortSignal): ProviderError {
