@@ -135,10 +135,11 @@ function inactiveOf(raw: RawEntry): { reason: string; mergedInto: string[] } {
 
 function crossReferencesOf(raw: RawEntry): Pick<UniprotEntry, 'crossReferences' | 'crossReferenceCount'> {
   const refs = raw.uniProtKBCrossReferences ?? [];
-  const byDatabase: Record<string, string[]> = {};
+  // A Map, then own properties: a database the provider names "constructor" or "__proto__" is a group like any other.
+  const byDatabase = new Map<string, string[]>();
   for (const ref of refs) {
-    const ids = (byDatabase[ref.database] ??= []);
+    const ids = byDatabase.get(ref.database) ?? byDatabase.set(ref.database, []).get(ref.database)!;
     if (ids.length < MAX_IDS_PER_DATABASE) ids.push(ref.id);
   }
-  return { crossReferences: byDatabase, crossReferenceCount: refs.length };
+  return { crossReferences: Object.fromEntries(byDatabase), crossReferenceCount: refs.length };
 }
