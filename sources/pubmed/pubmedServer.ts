@@ -59,7 +59,7 @@ async function searchPubmed(deps: SourceDeps, eutils: EutilsClient, args: Search
   const articles = await fetchArticles(eutils, page.ids, signal);
   return envelope(pubmedManifest, 'search', deps, {
     records: inOrder(articles, page.ids).map(pubmedRecord),
-    warnings: [...page.warnings, ...windowWarnings(page, args.start + retmax)],
+    warnings: [...page.warnings, ...missingWarnings(page.ids, articles), ...windowWarnings(page, args.start + retmax)],
     data: pageData(page, articles.length),
   });
 }
@@ -72,15 +72,19 @@ async function getPubmed(
 ): Promise<McpToolResult> {
   const pmids = [...new Set(args.pmids.map((raw, i) => requirePmid(raw, `pmids[${i}]`)))];
   const articles = inOrder(await fetchArticles(eutils, pmids, signal), pmids);
-  const missing = pmids.filter((p) => !articles.some((a) => a.pmid === p));
-  const warnings = missing.length > 0 ? [`PubMed has no article with PMID ${missing.join(', ')}`] : [];
   const oa = args.openAccess ? await openAccessFiles(deps, articles, signal) : undefined;
   return envelope(pubmedManifest, 'get', deps, {
     records: articles.map(pubmedRecord),
     ...(oa ? { artifacts: oa.candidates } : {}),
-    warnings: [...warnings, ...(oa?.warnings ?? [])],
+    warnings: [...missingWarnings(pmids, articles), ...(oa?.warnings ?? [])],
     ...(oa ? { data: { openAccess: oa.status } } : {}),
   });
+}
+
+/** EFetch leaves a PMID it has no article for out of its set without a word (one withdrawn since ESearch listed it). */
+function missingWarnings(pmids: readonly string[], articles: readonly PubmedArticle[]): string[] {
+  const missing = pmids.filter((p) => !articles.some((a) => a.pmid === p));
+  return missing.length > 0 ? [`PubMed has no article with PMID ${missing.join(', ')}`] : [];
 }
 
 async function fetchArticles(eutils: EutilsClient, pmids: readonly string[], signal: AbortSignal): Promise<PubmedArticle[]> {

@@ -45,6 +45,13 @@ describe('PubMed search', () => {
     }
   });
 
+  it('warns about a PMID the search listed but EFetch returned no article for, as get does', async () => {
+    const out = expectPubmedResult(await source.call('search', { query: 'withdrawn', maxResults: 2 }));
+    expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['28775130']);
+    expect(out.warnings).toContain('PubMed has no article with PMID 11748933');
+    expect(out.data).toMatchObject({ count: 2, returned: 1 });
+  });
+
   it('passes the date range and sort, and warns when the 10,000-hit window is reached', async () => {
     const out = expectPubmedResult(
       await source.call('search', { query: 'cancer', start: 9998, maxResults: 50, sort: 'pub_date', minDate: '2020-01', maxDate: '2020/12/31' }),
