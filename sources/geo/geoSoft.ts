@@ -1,4 +1,5 @@
 import type { ArtifactCandidate } from '../../catalog/index.js';
+import { ProviderError } from '../shared/providerError.js';
 import { providerFetch } from '../shared/providerFetch.js';
 import type { SourceDeps } from '../shared/sourceDefinition.js';
 import type { GeoAccession } from './geoIds.js';
@@ -26,6 +27,11 @@ export async function fetchSupplementaryFiles(
     accept: 'text/plain',
     ...(signal ? { signal } : {}),
   });
+  // Asked only for records whose summary lists files: text without the record's block is no answer
+  // (NCBI sends an HTML error page with status 200 when acc.cgi fails), not a record without files.
+  if (!response.body.split(/\r?\n/).some((line) => line.trim() === blockHeader(accession))) {
+    throw new ProviderError('upstream_error', `GEO answered without the SOFT text of ${accession.accession} (no "${blockHeader(accession)}" line; an error page?); try again later`);
+  }
   return supplementaryLinks(response.body, accession)
     .map((link) => geoSupplementaryFile(accession, link))
     .filter((c): c is ArtifactCandidate => c !== undefined);
@@ -33,7 +39,7 @@ export async function fetchSupplementaryFiles(
 
 /** The `!<Entity>_supplementary_file…` values inside the block of this accession only (a family file holds many blocks). */
 export function supplementaryLinks(soft: string, accession: GeoAccession): string[] {
-  const header = `^${ENTITY[accession.type]} = ${accession.accession}`;
+  const header = blockHeader(accession);
   const prefix = `!${ATTRIBUTE[accession.type]}_supplementary_file`;
   const links: string[] = [];
   let inBlock = false;
@@ -45,4 +51,9 @@ export function supplementaryLinks(soft: string, accession: GeoAccession): strin
     }
   }
   return links;
+}
+
+/** The line that opens an accession's block in SOFT text, e.g. `^SERIES = GSE105845`. */
+function blockHeader(accession: GeoAccession): string {
+  return `^${ENTITY[accession.type]} = ${accession.accession}`;
 }

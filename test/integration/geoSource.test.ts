@@ -86,12 +86,12 @@ describe('GEO get', () => {
     expect(out.artifacts[0].url).toBe('https://ftp.ncbi.nlm.nih.gov/geo/series/GSE105nnn/GSE105845/matrix/GSE105845_series_matrix.txt.gz');
   });
 
-  it('a failed file listing is a warning, not a failed get; a missing accession is warned about', async () => {
+  it('a failed file listing (an HTML page with status 200) is a warning, not a failed get; a missing accession is warned about', async () => {
     const out = expectGeoResult(await source.call('get', { accessions: ['GSE93374', 'GSM2452128'] }));
     expect(source.requestParams(-2).id).toBe('200093374,302452128');
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['GSE93374']);
     expect(out.warnings.join(' ')).toContain('GSM2452128');
-    expect(out.warnings.join(' ')).toMatch(/Could not list the supplementary files of GSE93374/);
+    expect(out.warnings.join(' ')).toMatch(/Could not list the supplementary files of GSE93374: GEO answered without the SOFT text of GSE93374/);
   });
 
   it('with the E-utilities base overridden but no GEO_QUERY_BASE_URL, it lists no files and says why', async () => {
