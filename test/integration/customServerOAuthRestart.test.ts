@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logIn } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
@@ -58,4 +59,33 @@ describe('a saved OAuth login across a restart', () => {
     expect((await second.api.post(`/api/mcp/servers/${created.body.server.id}/test`)).body.ok).toBe(true);
     expect(upstream.provider.authorizations.length).toBe(authorizations);
   });
+
+  it('a token lifetime no date can show (expires_in 1e13 s): the login completes, the server list answers, and the gateway starts again', async () => {
+    await gateways.freshDir();
+    const first = await gateways.start();
+    const created = await first.api.post('/api/mcp/servers', { name: 'Forever', transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
+    const id = created.body.server.id;
+    upstream.asHook = tokenLifetime(1e13);
+    try {
+      expect((await logIn(first.api, id)).callback).toMatchObject({ status: 200, text: expect.stringContaining('now logged in') });
+    } finally {
+      upstream.asHook = undefined;
+    }
+    expect((await first.api.get('/api/mcp/servers')).status).toBe(200);
+    expect((await first.api.get(`/api/mcp/servers/${id}`)).body.server).toMatchObject({ authState: 'authorized', authExpiresAt: null });
+    await first.gateway.dispose();
+    const second = await gateways.start();
+    expect((await second.api.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+    expect((await second.api.post(`/api/mcp/servers/${id}/test`)).body.ok).toBe(true);
+  });
 });
+
+/** Rewrites the `expires_in` of every token the authorization server issues (a provider's own idea of a lifetime). */
+function tokenLifetime(expiresIn: number): RequestHandler {
+  return (req, res, next) => {
+    if (req.path !== '/token') return next();
+    const json = res.json.bind(res);
+    res.json = (body: { access_token?: string }) => json(body?.access_token ? { ...body, expires_in: expiresIn } : body);
+    next();
+  };
+}

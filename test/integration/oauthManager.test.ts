@@ -91,4 +91,17 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     expect(await oauth.accessToken()).toBeUndefined();
     expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/log in/) });
   });
+
+  it('a saved expiry no date can show (written by an earlier version) is dropped on load, not thrown at every status', async () => {
+    const store = memoryStore();
+    const config = { url: upstream.mcpUrl, transport: 'http' as const, auth: { mode: 'oauth' as const } };
+    store.saved.set('custom-000000000001', {
+      signature: oauthSignature(config), redirectUri: REDIRECT, clientInformation: { client_id: 'c' }, tokens: { access_token: 'a', token_type: 'bearer' },
+      discovery: {}, expiresAt: 1e17,
+    });
+    const oauth = manager(new FakeClock(), store);
+    await oauth.load();
+    expect(oauth.status).toEqual({ state: 'authorized', message: 'logged in' });
+    expect(await oauth.accessToken()).toBe('a');
+  });
 });

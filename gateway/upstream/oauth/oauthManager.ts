@@ -11,6 +11,7 @@ import type { ProviderTrace } from './providerTrace.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, loginMessage } from './refusalStatus.js';
+import { expiryOf, usableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
@@ -120,7 +121,9 @@ export class OAuthManager {
       await this.options.store.save(this.options.serverId, undefined);
       return;
     }
-    this.login = saved;
+    const { expiresAt, ...rest } = saved;
+    const expiry = usableExpiry(expiresAt);
+    this.login = expiry === undefined ? rest : { ...rest, expiresAt: expiry };
     this.registered = saved.clientInformation as OAuthClientInformationMixed;
     this.setStatus({ state: 'authorized', message: 'logged in' });
   }
@@ -295,8 +298,8 @@ export class OAuthManager {
       return undefined;
     }
     if (generation !== this.generation) return undefined;
-    const next: StoredOAuthLogin = { ...login, tokens: { ...tokens, issuer: login.tokens.issuer }, ...this.expiryOf(tokens) };
-    if (tokens.expires_in === undefined) delete next.expiresAt;
+    const { expiresAt: _previous, ...rest } = login;
+    const next: StoredOAuthLogin = { ...rest, tokens: { ...tokens, issuer: login.tokens.issuer }, ...this.expiryOf(tokens) };
     await this.options.store.save(this.options.serverId, next);
     if (generation !== this.generation) return undefined;
     this.login = next;
@@ -344,7 +347,8 @@ export class OAuthManager {
   }
 
   private expiryOf(tokens: OAuthTokens): { expiresAt?: number } {
-    return tokens.expires_in !== undefined ? { expiresAt: this.options.clock.now() + tokens.expires_in * 1000 } : {};
+    const expiresAt = expiryOf(tokens, this.options.clock.now());
+    return expiresAt !== undefined ? { expiresAt } : {};
   }
 
   private authOptions(scope: string | undefined, trace: ProviderTrace) {
