@@ -104,4 +104,27 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     expect(oauth.status).toEqual({ state: 'authorized', message: 'logged in' });
     expect(await oauth.accessToken()).toBe('a');
   });
+
+  it('a token without a refresh token is sent until it expires, then the server is "expired"', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock, memoryStore());
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    upstream.asHook = (req, res, next) => {
+      const json = res.json.bind(res);
+      res.json = (body: Record<string, unknown>) => json(Object.fromEntries(Object.entries(body ?? {}).filter(([key]) => key !== 'refresh_token')));
+      next();
+    };
+    try {
+      await oauth.finish(state, { code });
+    } finally {
+      upstream.asHook = undefined;
+    }
+    const token = upstream.provider.issued.accessTokens.at(-1);
+    clock.advance(110_000);
+    expect(await oauth.accessToken()).toBe(token);
+    clock.advance(10_000);
+    expect(await oauth.accessToken()).toBeUndefined();
+    expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/no refresh token; log in/) });
+  });
 });

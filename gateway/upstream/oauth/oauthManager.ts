@@ -11,7 +11,7 @@ import type { ProviderTrace } from './providerTrace.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, loginMessage } from './refusalStatus.js';
-import { expiryOf, usableExpiry } from './tokenExpiry.js';
+import { expiryOf, renewalDueAt, usableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
@@ -37,8 +37,6 @@ export interface OAuthManagerOptions {
 
 /** How long a started login may take before its callback is refused. */
 export const PENDING_LOGIN_TTL_MS = 10 * 60_000;
-/** An access token this close to its expiry is renewed before it is sent. */
-export const REFRESH_MARGIN_MS = 60_000;
 
 /**
  * One custom server's OAuth client (seed §5.5), shared by its catalog client, connection tests and
@@ -224,11 +222,12 @@ export class OAuthManager {
     this.pending = undefined;
   }
 
-  /** The access token to send now: renewed first when it expires within a minute; undefined without a login. */
+  /** The access token to send now: renewed first when it is due (see `renewalDueAt`); undefined without a login. */
   async accessToken(): Promise<string | undefined> {
     const login = this.login;
     if (!login) return undefined;
-    if (login.expiresAt !== undefined && this.options.clock.now() >= login.expiresAt - REFRESH_MARGIN_MS) return this.refresh();
+    const dueAt = renewalDueAt(login);
+    if (dueAt !== undefined && this.options.clock.now() >= dueAt) return this.refresh();
     return login.tokens.access_token as string;
   }
 

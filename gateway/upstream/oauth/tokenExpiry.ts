@@ -1,3 +1,5 @@
+import type { StoredOAuthLogin } from '../../core/index.js';
+
 /**
  * The longest access-token lifetime taken as an expiry: 10 years. A provider's `expires_in` beyond
  * it (or not a positive number) is treated as no lifetime at all: the token is renewed after a 401.
@@ -18,4 +20,21 @@ export function expiryOf(tokens: { expires_in?: number }, nowMs: number): number
 /** A saved login's expiry if it is a time a Date can show (an older gateway saved whatever `expires_in` implied). */
 export function usableExpiry(expiresAt: number | undefined): number | undefined {
   return expiresAt !== undefined && Number.isFinite(new Date(expiresAt).getTime()) ? expiresAt : undefined;
+}
+
+/** An access token this close to its expiry is renewed before it is sent; at most half its lifetime. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * From when a login's access token is renewed before it is sent, ms since the epoch; undefined
+ * when only a 401 tells. A token shorter-lived than twice the margin is renewed at half its
+ * lifetime, not at every call; one without a refresh token cannot be renewed, so it is sent until
+ * it expires rather than dropped a minute early.
+ */
+export function renewalDueAt(login: StoredOAuthLogin): number | undefined {
+  if (login.expiresAt === undefined) return undefined;
+  if (typeof login.tokens.refresh_token !== 'string') return login.expiresAt;
+  const lifetimeS = login.tokens.expires_in;
+  const marginMs = typeof lifetimeS === 'number' && lifetimeS > 0 ? Math.min(REFRESH_MARGIN_MS, lifetimeS * 500) : REFRESH_MARGIN_MS;
+  return login.expiresAt - marginMs;
 }

@@ -1,0 +1,72 @@
+import type { RequestHandler } from 'express';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
+import { logIn } from '../fixtures/oauth/oauthLogin.js';
+import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+/** Access tokens of 30 s, shorter than the minute before expiry in which a token is renewed before use. */
+let upstream: ProtectedMcp;
+let gateway: TestGateway;
+let api: AdminApi;
+let agent: Client;
+beforeAll(async () => {
+  upstream = await startProtectedMcp({ accessTtlSeconds: 30 });
+  gateway = await startTestGateway();
+  api = adminApi(gateway);
+  agent = await gateway.connect({ name: 'lifetime-agent' });
+  await allowEverything(api, (await api.sessionOf('lifetime-agent')).id);
+});
+afterAll(async () => {
+  await gateway?.dispose();
+  await upstream?.close();
+});
+
+/** Logs in to a new server (the provider answering tokens through `hook`) and answers its echo tool. */
+async function loggedInServer(name: string, hook?: RequestHandler): Promise<{ id: string; tool: string }> {
+  const created = await api.post('/api/mcp/servers', { name, transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
+  const id = created.body.server.id as string;
+  upstream.asHook = hook;
+  try {
+    expect((await logIn(api, id)).callback.status).toBe(200);
+  } finally {
+    upstream.asHook = undefined;
+  }
+  const tool = await vi.waitFor(
+    async () => {
+      const found = (await api.get(`/api/mcp/servers/${id}`)).body.server.tools.find((t: any) => t.upstreamName === 'echo');
+      if (!found) throw new Error('not discovered yet');
+      return found.name as string;
+    },
+    { timeout: 60_000, interval: 50 },
+  );
+  return { id, tool };
+}
+
+/** The token endpoint's answers without a refresh token (a provider that issues none). */
+const withoutRefreshToken: RequestHandler = (req, res, next) => {
+  if (req.path !== '/token') return next();
+  const json = res.json.bind(res);
+  res.json = (body: { refresh_token?: string }) => json(Object.fromEntries(Object.entries(body ?? {}).filter(([key]) => key !== 'refresh_token')));
+  next();
+};
+
+describe('access tokens that live less than two minutes', () => {
+  it('are used while fresh, not renewed before every call', async () => {
+    const { tool } = await loggedInServer('Short lived');
+    const refreshes = upstream.provider.refreshes;
+    for (const message of ['one', 'two', 'three']) {
+      const result = (await agent.callTool({ name: tool, arguments: { message } })) as any;
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    }
+    expect(upstream.provider.refreshes).toBe(refreshes);
+  });
+
+  it('without a refresh token: the fresh token is sent, and the login is not dropped as expired', async () => {
+    const { id, tool } = await loggedInServer('No refresh token', withoutRefreshToken);
+    const result = (await agent.callTool({ name: tool, arguments: { message: 'fresh' } })) as any;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect((await api.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+  });
+});
