@@ -113,6 +113,21 @@ describe('custom servers shared through PostgreSQL, without Redis', () => {
     expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy();
     expect(JSON.stringify(answer.content)).toContain('token from A');
 
+    // Both replicas meet the expired token: A renews first and the refresh token rotates, so the
+    // provider refuses B's renewal with the old one; B takes A's saved tokens, and nobody is logged out.
+    const agentA = await a.connect({ name: 'agent-on-a' });
+    await allowEverything(apiA, (await apiA.sessionOf('agent-on-a')).id);
+    await vi.waitFor(async () => expect(await toolNames(agentA)).toContain(echo), LONG);
+    protectedMcp.provider.advance(121_000);
+    const refreshes = protectedMcp.provider.refreshes;
+    for (const agent of [agentA, agentB]) {
+      const renewed = (await agent.callTool({ name: echo, arguments: { message: 'after expiry' } })) as any;
+      expect(renewed.isError, JSON.stringify(renewed.content)).toBeFalsy();
+    }
+    expect(protectedMcp.provider.refreshes).toBe(refreshes + 1);
+    expect(await stateOnB()).toBe('authorized');
+    expect((await apiA.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+
     expect((await apiA.post(`/api/mcp/servers/${id}/oauth/clear`)).status).toBe(200);
     await vi.waitFor(async () => expect(await stateOnB()).toBe('required'), LONG);
   });

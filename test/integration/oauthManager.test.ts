@@ -127,4 +127,22 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     expect(await oauth.accessToken()).toBeUndefined();
     expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/no refresh token; log in/) });
   });
+
+  it('two replicas on one store: the refresh that lost the race (its refresh token rotated away) adopts the saved tokens, not "expired"', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    const first = manager(clock, store);
+    const { authorizationUrl } = await first.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    await first.finish(state, { code });
+    const second = manager(clock, store);
+    await second.load();
+    clock.advance(120_000);
+    const renewed = await first.accessToken();
+    expect(renewed).toBe(upstream.provider.issued.accessTokens.at(-1));
+    expect(await second.accessToken()).toBe(renewed);
+    expect(second.status.state).toBe('authorized');
+    expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(renewed);
+    expect(await first.accessToken()).toBe(renewed);
+  });
 });

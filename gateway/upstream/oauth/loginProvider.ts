@@ -1,7 +1,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
-import { GatewayError } from '../../core/index.js';
+import { GatewayError, type StoredOAuthLogin } from '../../core/index.js';
 import { assertDiscoveredEndpoints, assertPkceSupported } from './providerEndpoints.js';
 
 /** One login attempt, kept in memory only: an unfinished login restarts after a gateway restart. */
@@ -91,6 +91,13 @@ export function loginProvider(pending: PendingLogin, settings: OAuthSettings, ur
       if (scope === 'all' || scope === 'discovery') delete pending.discovery;
     },
   };
+}
+
+/** The tokens and secrets of a saved login and a pending one, for the scrubber. */
+export function secretsOf(login: StoredOAuthLogin | undefined, pending: PendingLogin | undefined): string[] {
+  const values = [login?.tokens.access_token, login?.tokens.refresh_token, login?.clientInformation.client_secret];
+  values.push(pending?.tokens?.access_token, pending?.tokens?.refresh_token, pending?.clientInformation?.client_secret, pending?.codeVerifier);
+  return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
 /**

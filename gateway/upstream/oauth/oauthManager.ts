@@ -4,14 +4,14 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
-import { loginProvider, refusalError, type PendingLogin } from './loginProvider.js';
+import { loginProvider, refusalError, secretsOf, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { providerFetch } from './providerFetch.js';
 import type { ProviderTrace } from './providerTrace.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, loginMessage } from './refusalStatus.js';
-import { expiryOf, renewalDueAt, usableExpiry } from './tokenExpiry.js';
+import { expiryOf, renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
@@ -78,10 +78,7 @@ export class OAuthManager {
 
   /** Tokens and secrets of this login, for the scrubber: no log line or answer shows them. */
   secretValues(): string[] {
-    const values = [this.login?.tokens.access_token, this.login?.tokens.refresh_token, this.login?.clientInformation.client_secret];
-    const pending = this.pending;
-    values.push(pending?.tokens?.access_token, pending?.tokens?.refresh_token, pending?.clientInformation?.client_secret, pending?.codeVerifier);
-    return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
+    return secretsOf(this.login, this.pending);
   }
 
   /** The origin that alone receives the access token. */
@@ -119,11 +116,7 @@ export class OAuthManager {
       await this.options.store.save(this.options.serverId, undefined);
       return;
     }
-    const { expiresAt, ...rest } = saved;
-    const expiry = usableExpiry(expiresAt);
-    this.login = expiry === undefined ? rest : { ...rest, expiresAt: expiry };
-    this.registered = saved.clientInformation as OAuthClientInformationMixed;
-    this.setStatus({ state: 'authorized', message: 'logged in' });
+    this.adoptSaved(saved);
   }
 
   /** Begins a login: discovery, registration and PKCE in the backend; the browser only gets the URL. */
@@ -292,18 +285,35 @@ export class OAuthManager {
       throw new GatewayError(failure.code, `${this.options.serverId}: ${failure.message}`, { retryable: failure.retryable });
     }
     if (tokens === 'refused') {
+      if (generation !== this.generation) return undefined;
+      const renewed = await this.renewedElsewhere(login);
+      if (renewed !== undefined) return renewed;
       const code = trace.last?.oauthError ? ` (OAuth error ${trace.last.oauthError})` : '';
-      if (generation === this.generation) await this.expire(login, `the provider refused to renew the token${code}`);
+      await this.expire(login, `the provider refused to renew the token${code}`);
       return undefined;
     }
     if (generation !== this.generation) return undefined;
     const { expiresAt: _previous, ...rest } = login;
-    const next: StoredOAuthLogin = { ...rest, tokens: { ...tokens, issuer: login.tokens.issuer }, ...this.expiryOf(tokens) };
+    const next: StoredOAuthLogin = { ...rest, tokens: { ...tokens, issuer: login.tokens.issuer }, ...expiryOf(tokens, this.options.clock.now()) };
     await this.options.store.save(this.options.serverId, next);
     if (generation !== this.generation) return undefined;
     this.login = next;
     this.setStatus({ state: 'authorized', message: 'logged in' });
     return tokens.access_token;
+  }
+
+  /** A replica sharing the store renewed first, rotating `login`'s refresh token away: the saved tokens, adopted. */
+  private async renewedElsewhere(login: StoredOAuthLogin): Promise<string | undefined> {
+    const saved = (await this.options.store.load())[this.options.serverId];
+    if (this.login !== login || saved?.signature !== this.options.signature || saved.tokens.refresh_token === login.tokens.refresh_token) return undefined;
+    this.adoptSaved(saved);
+    return saved.tokens.access_token as string;
+  }
+
+  private adoptSaved(saved: StoredOAuthLogin): void {
+    this.login = withUsableExpiry(saved);
+    this.registered = saved.clientInformation as OAuthClientInformationMixed;
+    this.setStatus({ state: 'authorized', message: 'logged in' });
   }
 
   private async expire(login: StoredOAuthLogin, why: string): Promise<void> {
@@ -328,7 +338,7 @@ export class OAuthManager {
       clientInformation: pending.clientInformation as unknown as Record<string, unknown>,
       tokens: tokens as unknown as Record<string, unknown>,
       discovery: pending.discovery as unknown as Record<string, unknown>,
-      ...this.expiryOf(tokens),
+      ...expiryOf(tokens, this.options.clock.now()),
     };
     await this.options.store.save(this.options.serverId, login);
     if (stale()) {
@@ -343,11 +353,6 @@ export class OAuthManager {
     this.consentAsked = undefined;
     this.challenge = { ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl } : {}) };
     this.setStatus({ state: 'authorized', message: 'logged in' });
-  }
-
-  private expiryOf(tokens: OAuthTokens): { expiresAt?: number } {
-    const expiresAt = expiryOf(tokens, this.options.clock.now());
-    return expiresAt !== undefined ? { expiresAt } : {};
   }
 
   private authOptions(scope: string | undefined, trace: ProviderTrace) {

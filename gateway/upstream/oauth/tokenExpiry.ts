@@ -7,19 +7,20 @@ import type { StoredOAuthLogin } from '../../core/index.js';
 export const MAX_TOKEN_LIFETIME_S = 10 * 365 * 24 * 3600;
 
 /**
- * When tokens issued at `nowMs` expire, ms since the epoch; undefined when the provider gave no
- * usable lifetime. A provider's `expires_in` is untrusted: a huge one would make an expiry no Date
- * can show, and the status, the server list and the next start would all fail on it.
+ * When tokens issued at `nowMs` expire (`expiresAt`, ms since the epoch); none when the provider
+ * gave no usable lifetime. A provider's `expires_in` is untrusted: a huge one would make an expiry
+ * no Date can show, and the status, the server list and the next start would all fail on it.
  */
-export function expiryOf(tokens: { expires_in?: number }, nowMs: number): number | undefined {
+export function expiryOf(tokens: { expires_in?: number }, nowMs: number): { expiresAt?: number } {
   const lifetimeS = tokens.expires_in;
-  if (lifetimeS === undefined || !Number.isFinite(lifetimeS) || lifetimeS <= 0 || lifetimeS > MAX_TOKEN_LIFETIME_S) return undefined;
-  return nowMs + lifetimeS * 1000;
+  if (lifetimeS === undefined || !Number.isFinite(lifetimeS) || lifetimeS <= 0 || lifetimeS > MAX_TOKEN_LIFETIME_S) return {};
+  return { expiresAt: nowMs + lifetimeS * 1000 };
 }
 
-/** A saved login's expiry if it is a time a Date can show (an older gateway saved whatever `expires_in` implied). */
-export function usableExpiry(expiresAt: number | undefined): number | undefined {
-  return expiresAt !== undefined && Number.isFinite(new Date(expiresAt).getTime()) ? expiresAt : undefined;
+/** A saved login without an expiry no Date can show (an older gateway saved whatever `expires_in` implied). */
+export function withUsableExpiry(login: StoredOAuthLogin): StoredOAuthLogin {
+  const { expiresAt, ...rest } = login;
+  return expiresAt !== undefined && Number.isFinite(new Date(expiresAt).getTime()) ? login : rest;
 }
 
 /** An access token this close to its expiry is renewed before it is sent; at most half its lifetime. */
