@@ -43,6 +43,7 @@ export function oauthCallbackRoute(deps: OAuthRoutesDeps): RequestHandler {
       ...(typeof req.query.state === 'string' ? { state: req.query.state } : {}),
       ...(typeof req.query.code === 'string' ? { code: req.query.code } : {}),
       ...(typeof req.query.error === 'string' ? { error: req.query.error } : {}),
+      ...(typeof req.query.iss === 'string' ? { iss: req.query.iss } : {}),
     };
     try {
       const { name } = await deps.customServers.oauthCallback(query);

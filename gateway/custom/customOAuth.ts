@@ -1,6 +1,6 @@
 import type { CustomServerConfig, CustomUrlPolicy } from '../../catalog/index.js';
 import { GatewayError, canonicalJson, type Clock, type EventHub, type Logger, type OAuthLoginStore, type SecretScrubber, type StoredOAuthLogin } from '../core/index.js';
-import { OAuthManager, oauthSignature, upstreamAuthOf, type OAuthStatus, type UpstreamAuth } from '../upstream/index.js';
+import { OAuthManager, oauthSignature, upstreamAuthOf, type CallbackOutcome, type OAuthStatus, type UpstreamAuth } from '../upstream/index.js';
 
 /** The fixed path of the OAuth callback on the gateway's admin origin. */
 export const OAUTH_CALLBACK_PATH = '/api/mcp/oauth/callback';
@@ -110,11 +110,12 @@ export class CustomOAuth {
   }
 
   /** Finishes the login whose one-use `state` the provider sent back; answers the server id. */
-  async callback(query: { state?: string; code?: string; error?: string }): Promise<string> {
+  async callback(query: { state?: string } & CallbackOutcome): Promise<string> {
     const state = query.state ?? '';
     const entry = [...this.managers.entries()].find(([, held]) => state !== '' && held.manager.owns(state));
     if (!entry) throw new GatewayError('not_found', 'This login is unknown, expired or was already used; start the login again from the admin page.');
-    await entry[1].manager.finish(state, { ...(query.code !== undefined ? { code: query.code } : {}), ...(query.error !== undefined ? { error: query.error } : {}) });
+    const { state: _state, ...outcome } = query;
+    await entry[1].manager.finish(state, outcome);
     return entry[0];
   }
 

@@ -4,7 +4,7 @@ import {
 } from '../../catalog/index.js';
 import { GatewayError, canonicalJson, randomHex } from '../core/index.js';
 import { deriveCustomTools } from '../registry/index.js';
-import type { ClientRequests, UpstreamClient } from '../upstream/index.js';
+import type { CallbackOutcome, ClientRequests, UpstreamClient } from '../upstream/index.js';
 import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig, importedServerConfig, restoreRedacted } from './customServerEdits.js';
@@ -233,7 +233,7 @@ export class CustomServers {
   }
 
   /** Finishes a login from the provider's redirect; answers the server's name for the callback page. */
-  async oauthCallback(query: { state?: string; code?: string; error?: string }): Promise<{ serverId: string; name: string }> {
+  async oauthCallback(query: { state?: string } & CallbackOutcome): Promise<{ serverId: string; name: string }> {
     const serverId = await this.oauth.callback(query);
     const state = this.states.get(serverId);
     // A fresh login makes an enabled server discoverable now rather than at its next call.

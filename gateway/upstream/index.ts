@@ -4,6 +4,7 @@ export { liveChildren, killGroup, reapLeftoverGroups, processStartTicks } from '
 export type { UpstreamTarget, InProcessServer, UpstreamAuth } from './upstreamTarget.js';
 export { OAuthManager, PENDING_LOGIN_TTL_MS, type OAuthState, type OAuthStatus, type OAuthManagerOptions } from './oauth/oauthManager.js';
 export { upstreamAuthOf } from './oauth/authorizedFetch.js';
+export type { CallbackOutcome } from './oauth/callbackOutcome.js';
 export { oauthSignature } from './oauth/oauthSignature.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
 export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';

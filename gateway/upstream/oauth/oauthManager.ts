@@ -8,6 +8,7 @@ import { loginProvider, refusalError, secretsOf, type PendingLogin } from './log
 import { probeChallenge, type Challenge } from './probeChallenge.js';
 import { providerFetch } from './providerFetch.js';
 import type { ProviderTrace } from './providerTrace.js';
+import { decideCallback, type CallbackOutcome } from './callbackOutcome.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, loginMessage } from './refusalStatus.js';
@@ -163,18 +164,18 @@ export class OAuthManager {
    * the code is exchanged with the PKCE verifier, and the tokens are saved unless the configuration
    * was changed or cleared meanwhile.
    */
-  async finish(state: string, outcome: { code?: string; error?: string }): Promise<void> {
+  async finish(state: string, outcome: CallbackOutcome): Promise<void> {
     const pending = this.pending;
     if (!pending || pending.state !== state) throw new GatewayError('not_found', 'This login is unknown or was already used; start the login again.');
     this.pending = undefined;
-    const expired = this.options.clock.now() > pending.expiresAt;
-    if (expired || outcome.code === undefined) {
-      this.setStatus(this.afterFailedLogin(expired ? 'login took too long' : 'login was refused by the provider'));
-      throw new GatewayError(expired ? 'conflict' : 'auth_required', expired ? 'This login expired (10 minutes); start it again.' : 'The provider did not grant access; start the login again.');
+    const decided = decideCallback(pending, outcome, this.options.clock.now());
+    if ('error' in decided) {
+      this.setStatus(this.afterFailedLogin(decided.why));
+      throw decided.error;
     }
     const trace: ProviderTrace = {};
     try {
-      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope, trace), authorizationCode: outcome.code });
+      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope, trace), authorizationCode: decided.code });
     } catch (error) {
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
