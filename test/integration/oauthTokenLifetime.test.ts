@@ -6,7 +6,7 @@ import { logIn } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
-/** Access tokens of 30 s, shorter than the minute before expiry in which a token is renewed before use. */
+/** Access tokens of 30 s (shorter than the minute before expiry in which a token is renewed before use), and their renewal. */
 let upstream: ProtectedMcp;
 let gateway: TestGateway;
 let api: AdminApi;
@@ -68,5 +68,26 @@ describe('access tokens that live less than two minutes', () => {
     const result = (await agent.callTool({ name: tool, arguments: { message: 'fresh' } })) as any;
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect((await api.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+  });
+});
+
+describe('a refresh the provider cannot answer now', () => {
+  it.each([
+    [503, 'temporarily_unavailable'],
+    [429, 'too_many_requests'],
+    [500, 'invalid_request'],
+  ])('a refresh answered %i %s is a passing failure: the call says to try again, and the login stays for the next one', async (status, error) => {
+    const { id, tool } = await loggedInServer(`Busy provider ${status}`);
+    upstream.provider.advance(31_000);
+    upstream.asHook = (req, res, next) => (req.path === '/token' ? void res.status(status).json({ error }) : next());
+    try {
+      const busy = (await agent.callTool({ name: tool, arguments: { message: 'busy' } })) as any;
+      expect(busy.structuredContent.error).toMatchObject({ code: 'upstream_unavailable', retryable: true, message: expect.stringMatching(/try again shortly/) });
+      expect((await api.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+    } finally {
+      upstream.asHook = undefined;
+    }
+    const later = (await agent.callTool({ name: tool, arguments: { message: 'later' } })) as any;
+    expect(later.isError, JSON.stringify(later)).toBeFalsy();
   });
 });

@@ -1,7 +1,7 @@
 import { refreshAuthorization, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { GatewayError, type StoredOAuthLogin } from '../../core/index.js';
 import { providerFailure, type ProviderTrace } from './providerTrace.js';
 
@@ -22,7 +22,7 @@ export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string
       fetchFn,
     });
   } catch (error) {
-    if (error instanceof OAuthError && !(error instanceof ServerError)) return 'refused';
+    if (isRefusal(error, trace)) return 'refused';
     // A provider that did not answer in time says so in its own words (see providerFetch).
     if (error instanceof GatewayError) throw error;
     const why = providerFailure(error, trace) ?? 'the authorization server did not answer';
@@ -31,6 +31,19 @@ export async function refreshLogin(login: StoredOAuthLogin, refreshToken: string
       cause: error,
     });
   }
+}
+
+/**
+ * True when the provider's answer ends the grant: an OAuth error (invalid_grant, invalid_client, …).
+ * Not one that says to come back (server_error, temporarily_unavailable, too_many_requests), nor
+ * any error with HTTP 429 or 5xx: deleting the login for those would log the gateway out for good
+ * over a provider's passing outage.
+ */
+function isRefusal(error: unknown, trace: ProviderTrace): boolean {
+  if (!(error instanceof OAuthError)) return false;
+  if (error instanceof ServerError || error instanceof TemporarilyUnavailableError || error instanceof TooManyRequestsError) return false;
+  const status = trace.last?.status ?? 0;
+  return status !== 429 && status < 500;
 }
 
 /**
