@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
 import { OAuthManager, PENDING_LOGIN_TTL_MS, oauthSignature } from '../../gateway/upstream/index.js';
 import { FakeClock } from '../fixtures/brokerDoubles.js';
@@ -144,5 +144,59 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     expect(second.status.state).toBe('authorized');
     expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(renewed);
     expect(await first.accessToken()).toBe(renewed);
+  });
+
+  it('a refresh still running when a new login finishes does not bring the old login back over it', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    const oauth = manager(clock, store);
+    const first = await oauth.begin(REDIRECT);
+    const firstCallback = stateAndCode(await approve(first.authorizationUrl));
+    await oauth.finish(firstCallback.state, firstCallback);
+    let release: (() => void) | undefined;
+    upstream.asHook = (req, _res, next) => {
+      if (req.path !== '/token' || release) return next();
+      release = next;
+    };
+    try {
+      clock.advance(120_000);
+      const renewing = oauth.accessToken();
+      await vi.waitFor(() => expect(release).toBeDefined());
+      const second = await oauth.begin(REDIRECT);
+      const secondCallback = stateAndCode(await approve(second.authorizationUrl));
+      await oauth.finish(secondCallback.state, secondCallback);
+      const newLogin = upstream.provider.issued.accessTokens.at(-1);
+      release!();
+      expect(await renewing).toBe(newLogin);
+      expect(await oauth.accessToken()).toBe(newLogin);
+      expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(newLogin);
+    } finally {
+      upstream.asHook = undefined;
+    }
+  });
+
+  it('a new login that finishes while a refresh saves its tokens stays the saved one', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    let held: (() => void) | undefined;
+    let holdNext = false;
+    // The refresh's save is written last, as a slow store would.
+    const slow: OAuthLoginStore = {
+      load: store.load,
+      save: (id, login) => (holdNext ? ((holdNext = false), new Promise<void>((resolve) => (held = () => void store.save(id, login).then(resolve)))) : store.save(id, login)),
+    };
+    const oauth = manager(clock, slow);
+    const first = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
+    await oauth.finish(first.state, first);
+    clock.advance(120_000);
+    holdNext = true;
+    const renewing = oauth.accessToken();
+    await vi.waitFor(() => expect(held).toBeDefined());
+    const second = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
+    await oauth.finish(second.state, second);
+    const newLogin = upstream.provider.issued.accessTokens.at(-1);
+    held!();
+    expect(await renewing).toBe(newLogin);
+    expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(newLogin);
   });
 });

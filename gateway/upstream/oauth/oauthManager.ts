@@ -11,7 +11,7 @@ import type { ProviderTrace } from './providerTrace.js';
 import { decideCallback, type CallbackOutcome } from './callbackOutcome.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
-import { decideRefusal, loginMessage } from './refusalStatus.js';
+import { decideRefusal, failedLoginStatus, loginMessage } from './refusalStatus.js';
 import { expiryOf, renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
@@ -95,7 +95,7 @@ export class OAuthManager {
       this.setStatus(this.login ? { state: 'authorized', message: 'logged in' } : { state: 'required', message: this.loginMessage('the login was not finished within 10 minutes') });
     }
     // "authorizing" without a pending login would never end on its own: no expiry runs for it.
-    if (!this.pending && this.current.state === 'authorizing') this.setStatus(this.afterFailedLogin('the login did not finish'));
+    if (!this.pending && this.current.state === 'authorizing') this.setStatus(failedLoginStatus(this.options.serverId, this.login !== undefined, 'the login did not finish'));
     return this.current;
   }
 
@@ -147,7 +147,7 @@ export class OAuthManager {
       if (this.pending === pending) {
         this.pending = undefined;
         // `before` may be an earlier start's "authorizing", whose login this start replaced.
-        this.setStatus(before.state === 'authorizing' ? this.afterFailedLogin('the login could not start') : before);
+        this.setStatus(before.state === 'authorizing' ? failedLoginStatus(this.options.serverId, this.login !== undefined, 'the login could not start') : before);
       }
       throw loginError('could not start the login', error, { trace, redirectUri });
     }
@@ -170,7 +170,7 @@ export class OAuthManager {
     this.pending = undefined;
     const decided = decideCallback(pending, outcome, this.options.clock.now());
     if ('error' in decided) {
-      this.setStatus(this.afterFailedLogin(decided.why));
+      this.setStatus(failedLoginStatus(this.options.serverId, this.login !== undefined, decided.why));
       throw decided.error;
     }
     const trace: ProviderTrace = {};
@@ -180,7 +180,7 @@ export class OAuthManager {
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
         if (pending.refused === 'client') this.registered = undefined;
-        this.setStatus(this.afterFailedLogin('code exchange failed'));
+        this.setStatus(failedLoginStatus(this.options.serverId, this.login !== undefined, 'code exchange failed'));
       }
       // The SDK's retry after invalid_client says more than the last answer: the registration is gone.
       const refusal = refusalError(pending);
@@ -234,9 +234,7 @@ export class OAuthManager {
 
   /** Concurrent refreshes of one server share this one task. */
   refresh(): Promise<string | undefined> {
-    this.refreshing ??= this.runRefresh().finally(() => {
-      this.refreshing = undefined;
-    });
+    this.refreshing ??= this.runRefresh().finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 
@@ -276,6 +274,8 @@ export class OAuthManager {
       return undefined;
     }
     const generation = this.generation;
+    // A clear or a new login while the provider answers wins over what this refresh learned: the token then in hand is used.
+    const replaced = () => generation !== this.generation || this.login !== login;
     let tokens: OAuthTokens | 'refused';
     const trace: ProviderTrace = {};
     try {
@@ -286,18 +286,23 @@ export class OAuthManager {
       throw new GatewayError(failure.code, `${this.options.serverId}: ${failure.message}`, { retryable: failure.retryable });
     }
     if (tokens === 'refused') {
-      if (generation !== this.generation) return undefined;
+      if (replaced()) return this.login?.tokens.access_token as string | undefined;
       const renewed = await this.renewedElsewhere(login);
       if (renewed !== undefined) return renewed;
       const code = trace.last?.oauthError ? ` (OAuth error ${trace.last.oauthError})` : '';
       await this.expire(login, `the provider refused to renew the token${code}`);
       return undefined;
     }
-    if (generation !== this.generation) return undefined;
+    if (replaced()) return this.login?.tokens.access_token as string | undefined;
     const { expiresAt: _previous, ...rest } = login;
     const next: StoredOAuthLogin = { ...rest, tokens: { ...tokens, issuer: login.tokens.issuer }, ...expiryOf(tokens, this.options.clock.now()) };
     await this.options.store.save(this.options.serverId, next);
     if (generation !== this.generation) return undefined;
+    // A login adopted while this save ran was saved before it: it is saved again, so the store keeps the newer login.
+    if (this.login !== login) {
+      if (this.login) await this.options.store.save(this.options.serverId, this.login);
+      return this.login?.tokens.access_token as string | undefined;
+    }
     this.login = next;
     this.setStatus({ state: 'authorized', message: 'logged in' });
     return tokens.access_token;
@@ -378,11 +383,6 @@ export class OAuthManager {
   /** For the MCP server's own URL (the probe bounds itself and reads no body). */
   private get rawFetch(): FetchLike {
     return this.options.fetch ?? ((url, init) => fetch(url, init));
-  }
-
-  /** A new login failed: an earlier login still in hand stays in use, and the status says so. */
-  private afterFailedLogin(why: string): OAuthStatus {
-    return this.login ? { state: 'authorized', message: `a new login failed (${why}); the earlier login is still in use` } : { state: 'required', message: this.loginMessage(why) };
   }
 
   private loginMessage(why: string): string {

@@ -11,6 +11,11 @@ export function loginMessage(serverId: string, why: string): string {
   return `${why}; ${nextStep(serverId)}`;
 }
 
+/** A new login failed: an earlier login still in hand (`loggedIn`) stays in use, and the status says so. */
+export function failedLoginStatus(serverId: string, loggedIn: boolean, why: string): OAuthStatus {
+  return loggedIn ? { state: 'authorized', message: `a new login failed (${why}); the earlier login is still in use` } : { state: 'required', message: loginMessage(serverId, why) };
+}
+
 export interface RefusalInput {
   serverId: string;
   status: number;
