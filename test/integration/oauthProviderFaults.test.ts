@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CustomUrlPolicy } from '../../catalog/index.js';
 import { silentLogger, type OAuthLoginStore, type StoredOAuthLogin } from '../../gateway/core/index.js';
 import { OAuthManager, oauthSignature, upstreamAuthOf } from '../../gateway/upstream/index.js';
@@ -303,6 +303,29 @@ describe('the running gateway', () => {
       const started = await api.post(`/api/mcp/servers/${created.body.server.id}/oauth/start`);
       expect(started.body.error?.message).toContain('points at the private address 10.1.2.3; start the gateway with --allow-private-urls');
     } finally {
+      await gateway.dispose();
+    }
+  });
+
+  it('while the callback exchanges the code, the server shows "authorizing", not a login that did not finish', async () => {
+    const gateway = await startTestGateway();
+    let release: (() => void) | undefined;
+    let finishing: Promise<Response> | undefined;
+    try {
+      const api = adminApi(gateway);
+      const created = await api.post('/api/mcp/servers', { name: 'slow token endpoint', transport: 'http', url: upstream.mcpUrl, auth: { mode: 'oauth' } });
+      const id = created.body.server.id;
+      const callbackUrl = await approve((await api.post(`/api/mcp/servers/${id}/oauth/start`)).body.authorizationUrl);
+      upstream.asHook = onPath('/token', (_req, _res, next) => void (release = next));
+      finishing = fetch(callbackUrl);
+      await vi.waitFor(() => expect(release).toBeDefined());
+      expect((await api.get(`/api/mcp/servers/${id}`)).body.server).toMatchObject({ authState: 'authorizing', authMessage: expect.stringMatching(/^waiting for the login/) });
+      release!();
+      expect((await finishing).status).toBe(200);
+      expect((await api.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+    } finally {
+      release?.();
+      await finishing?.catch(() => undefined);
       await gateway.dispose();
     }
   });

@@ -18,6 +18,8 @@ export interface PendingLogin {
   /** Started to give the consent a 403 `insufficient_scope` asked for (a step-up). */
   readonly stepUp?: boolean;
   codeVerifier?: string;
+  /** Its callback came: the code is being exchanged, and no other callback may use this attempt. */
+  finishing?: boolean;
   /** The code went to the token endpoint (with the verifier): it is never sent again. */
   codeSent?: boolean;
   /** What the token endpoint refused after the code went, as the SDK's retry invalidated it. */

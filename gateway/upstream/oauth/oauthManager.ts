@@ -122,7 +122,7 @@ export class OAuthManager {
 
   /** Begins a login: discovery, registration and PKCE in the backend; the browser only gets the URL. */
   async begin(redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string; state: string }> {
-    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.rawFetch)), ...this.withScope() };
+    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.rawFetch)), ...(this.challenge.scope ? { scope: this.challenge.scope } : {}) };
     const pending: PendingLogin = {
       state: randomBytes(32).toString('base64url'),
       redirectUri,
@@ -154,22 +154,23 @@ export class OAuthManager {
     return { authorizationUrl: pending.authorizationUrl.href, expiresAt: new Date(pending.expiresAt).toISOString(), state: pending.state };
   }
 
-  /** True when `state` names this manager's pending login. */
+  /** True when `state` names this manager's pending login, and its callback has not come yet. */
   owns(state: string): boolean {
-    return this.pending !== undefined && this.pending.state === state;
+    return this.pending !== undefined && !this.pending.finishing && this.pending.state === state;
   }
 
   /**
-   * Finishes the login `state` names: the attempt is consumed first (a replay finds nothing), then
-   * the code is exchanged with the PKCE verifier, and the tokens are saved unless the configuration
-   * was changed or cleared meanwhile.
+   * Finishes the login `state` names: the attempt is marked as finishing first (a replay finds
+   * nothing; the status stays "authorizing" while the provider answers), then the code is exchanged
+   * with the PKCE verifier, and the tokens are saved unless the configuration was changed or cleared meanwhile.
    */
   async finish(state: string, outcome: CallbackOutcome): Promise<void> {
     const pending = this.pending;
-    if (!pending || pending.state !== state) throw new GatewayError('not_found', 'This login is unknown or was already used; start the login again.');
-    this.pending = undefined;
+    if (!pending || pending.finishing || pending.state !== state) throw new GatewayError('not_found', 'This login is unknown or was already used; start the login again.');
+    pending.finishing = true;
     const decided = decideCallback(pending, outcome, this.options.clock.now());
     if ('error' in decided) {
+      this.pending = undefined;
       this.setStatus(failedLoginStatus(this.options.serverId, this.login !== undefined, decided.why));
       throw decided.error;
     }
@@ -177,6 +178,7 @@ export class OAuthManager {
     try {
       await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope, trace), authorizationCode: decided.code });
     } catch (error) {
+      if (this.pending === pending) this.pending = undefined;
       if (pending.generation === this.generation) {
         // A registration the provider refuses is not offered to the next login, which registers anew.
         if (pending.refused === 'client') this.registered = undefined;
@@ -186,6 +188,7 @@ export class OAuthManager {
       const refusal = refusalError(pending);
       throw loginError('could not finish the login', refusal ?? error, refusal ? {} : { trace, redirectUri: pending.redirectUri });
     }
+    if (this.pending === pending) this.pending = undefined;
     await this.adopt(pending);
   }
 
@@ -243,7 +246,7 @@ export class OAuthManager {
     const challenge = extractWWWAuthenticateParams(response);
     this.challenge = {
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl.href } : { resourceMetadataUrl: this.challenge.resourceMetadataUrl }),
-      ...(challenge.scope ? { scope: challenge.scope } : this.withScope()),
+      ...(challenge.scope ? { scope: challenge.scope } : this.challenge.scope ? { scope: this.challenge.scope } : {}),
     };
     const decided = decideRefusal({ serverId: this.options.serverId, status: response.status, challenge, hadToken, stepUp: this.stepUp });
     // A login after a 403 consents to the scope it named: a step-up, refused again only once.
@@ -368,10 +371,6 @@ export class OAuthManager {
       ...(scope ? { scope } : {}),
       fetchFn: this.fetchFor(trace),
     };
-  }
-
-  private withScope(): { scope?: string } {
-    return this.challenge.scope ? { scope: this.challenge.scope } : {};
   }
 
   /** For the authorization server: bounded in time, answers read in full and noted in `trace` (see `providerFetch`). */
