@@ -1,4 +1,4 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -38,4 +38,25 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** The name `writeFileAtomic` gives the temp file of `<name>`: `.<name>.<12 hex digits>.tmp`. */
+const TEMP_NAME = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temp files `writeFileAtomic` left in `dir` for the files `ofFile` accepts (by name) and
+ * returns their paths. A process killed between writing one and renaming it into place leaves it
+ * behind: it never was the file's content (the rename is what makes it so), and nothing else ever
+ * reads or removes it. Only files no other process may be writing at that moment are to be accepted.
+ */
+export async function removeLeftoverTemps(dir: string, ofFile: (name: string) => boolean): Promise<string[]> {
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+  const removed: string[] = [];
+  for (const name of names) {
+    const of = TEMP_NAME.exec(name)?.[1];
+    if (of === undefined || !ofFile(of)) continue;
+    await rm(join(dir, name), { force: true });
+    removed.push(join(dir, name));
+  }
+  return removed;
 }

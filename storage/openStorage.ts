@@ -4,11 +4,13 @@ import { AuditLog } from './audit/auditLog.js';
 import { AuditedPermissionRepository } from './audit/auditedPermissions.js';
 import { moveLegacyInvocations } from './audit/legacyInvocations.js';
 import type { CustomServerStore, Logger, OAuthLoginStore, Storage } from '../gateway/core/index.js';
-import { CustomServerFileStore } from './customServerFileStore.js';
+import { removeLeftoverTemps } from './atomicWrite.js';
+import { CUSTOM_SERVERS_FILE, CustomServerFileStore, OAUTH_LOGINS_FILE } from './customServerFileStore.js';
 import { ensurePrivateDir } from './dataDir.js';
 import { lockDataDir } from './dataDirLock.js';
 import { FileCas } from './fileCas.js';
 import { OAuthLoginFileStore } from './oauthLoginFileStore.js';
+import { SECRET_KEY_FILE } from './secretKey.js';
 import { SqlDatabase } from './sqlDatabase.js';
 import { sqlRepositories } from './sqlRepositories.js';
 
@@ -60,6 +62,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<Embedded
 }
 
 async function openLocked(options: OpenStorageOptions): Promise<EmbeddedStorage> {
+  await removeTempsLeftBehind(options);
   // Opened first: a missing or wrong model-secrets.key stops start-up before anything else.
   const { customServerStore, oauthLogins } = await openEncryptedStores(options.dataDir, options.secretKeyFile);
   const database = await SqlDatabase.open(options);
@@ -95,4 +98,19 @@ async function openLocked(options: OpenStorageOptions): Promise<EmbeddedStorage>
       }
     },
   };
+}
+
+/**
+ * The data directory's files only the lock holder writes; not the admin token, which
+ * `scigate token --rotate` may be replacing beside a running gateway.
+ */
+const isStoreFile = (name: string) => [SECRET_KEY_FILE, CUSTOM_SERVERS_FILE, OAUTH_LOGINS_FILE, 'scigate.db'].includes(name) || name.startsWith('scigate.db.journal.');
+
+/**
+ * Removes the temp files of saves a kill -9 cut short (a checkpoint's copy of the whole database,
+ * an audit index, an encrypted file), before anything is opened, and names them in a warning.
+ */
+async function removeTempsLeftBehind({ dataDir, log }: OpenStorageOptions): Promise<void> {
+  const removed = [...(await removeLeftoverTemps(dataDir, isStoreFile)), ...(await removeLeftoverTemps(join(dataDir, 'audit'), () => true))];
+  if (removed.length > 0) log.warn({ removed }, 'removed the temporary files of saves a stop cut short (never renamed into place, so never in use)');
 }

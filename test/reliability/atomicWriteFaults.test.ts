@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqlDatabase } from '../../storage/index.js';
+import { SqlDatabase, openStorage } from '../../storage/index.js';
 import { capFileSize, recordingLogger } from './storageFaults.js';
 
 let dir: string;
@@ -24,5 +24,25 @@ describe('a file replaced atomically on a full disk', () => {
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     await db.close();
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a temp file a kill -9 left in the middle of a save', () => {
+  it('is removed at the next start and named in a warning; one `scigate token` may be writing is left alone', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-atomic-'));
+    const first = await openStorage({ dataDir: dir, log: recordingLogger().log });
+    await first.close();
+    // What a process killed between writing a temp file and renaming it leaves behind.
+    const left = ['.scigate.db.0123456789ab.tmp', '.custom-mcp-servers.enc.0123456789ab.tmp', 'audit/.00000001.idx.json.0123456789ab.tmp'];
+    for (const name of left) await writeFile(join(dir, name), 'partial copy');
+    await writeFile(join(dir, '.admin-token.0123456789ab.tmp'), 'a token being rotated');
+    const { log, warnings } = recordingLogger();
+    const second = await openStorage({ dataDir: dir, log });
+    await second.close();
+    const temps = [...(await readdir(dir)), ...(await readdir(join(dir, 'audit'))).map((n) => `audit/${n}`)].filter((n) => n.endsWith('.tmp'));
+    expect(temps).toEqual(['.admin-token.0123456789ab.tmp']);
+    const warning = warnings.find((w) => Array.isArray(w.fields.removed));
+    expect(warning?.msg).toMatch(/temporary/);
+    expect([...(warning!.fields.removed as string[])].sort()).toEqual(left.map((name) => join(dir, name)).sort());
   });
 });
