@@ -21,14 +21,29 @@ export async function listSegments(dir: string): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-/** A sealed segment's index file, or undefined when it is missing or unreadable (then the segment is scanned). */
+/**
+ * A sealed segment's index file, or undefined when it is missing, unreadable or not a whole index
+ * (then the segment is scanned): a file that parses but lacks a part start-up and reads rely on
+ * (its open intents, its blob places) must not stop the gateway with a bare TypeError.
+ */
 export async function readIndex(dir: string, segment: number): Promise<SegmentIndexFile | undefined> {
   try {
-    const file = JSON.parse(await readFile(indexPath(dir, segment), 'utf8')) as SegmentIndexFile;
-    return file.version === 1 && file.segment === segment && Array.isArray(file.rows) ? file : undefined;
+    const file: unknown = JSON.parse(await readFile(indexPath(dir, segment), 'utf8'));
+    return isIndexOf(file, segment) ? file : undefined;
   } catch {
     return undefined;
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function isIndexOf(value: unknown, segment: number): value is SegmentIndexFile {
+  if (!isObject(value)) return false;
+  const lists = [value.rows, value.open, value.authorizations ?? []];
+  return (
+    value.version === 1 && value.segment === segment && Number.isInteger(value.lastSeq) && isObject(value.blobs) &&
+    lists.every((list) => Array.isArray(list) && list.every(isObject))
+  );
 }
 
 export async function writeIndex(dir: string, index: SegmentIndexFile): Promise<void> {

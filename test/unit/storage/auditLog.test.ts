@@ -101,6 +101,22 @@ describe('the audit log seals segments', () => {
     expect((await readdir(dir)).includes('00000002.idx.json')).toBe(true);
   });
 
+  it('an index that parses but is not a whole index (its open intents and blob places gone) is read through like a missing one', async () => {
+    const log = await openLog();
+    const open = row(200);
+    await log.begin({ id: open.id, sessionId: open.sessionId, projectId: open.projectId, toolName: open.toolName, origin: open.origin, argumentsHash: open.argumentsHash, startedAt: open.startedAt }, encoder.encode('{}'));
+    for (let i = 0; i < 25; i++) await call(log, i);
+    await log.close();
+    for (const segment of [1, 2]) {
+      const { rows, lastSeq } = JSON.parse(await readFile(indexPath(dir, segment), 'utf8')) as { rows: unknown[]; lastSeq: number };
+      await writeFile(indexPath(dir, segment), JSON.stringify({ version: 1, segment, rows, lastSeq }));
+    }
+    const reopened = await openLog();
+    expect(ids(await reopened.listBySession('ses_even', { limit: 100 }))).toHaveLength(13);
+    expect((await reopened.blob(row(3).casHash!))?.toString()).toBe('{"n":3}');
+    expect(await reopened.interruptUnfinished(at(99))).toBe(1);
+  });
+
   it('authorizations appended beside the calls are listed per Session across sealed segments, a lost index and a restart', async () => {
     const log = await openLog();
     const authorization = (i: number): PermissionAuthorizationRecord => ({
