@@ -52,21 +52,29 @@ export class SqlDatabase implements SqlExecutor {
   static async open(options: SqlDatabaseOptions): Promise<SqlDatabase> {
     const SQL = await initSqlJs();
     const dbPath = join(options.dataDir, 'scigate.db');
+    let store!: SqlDatabase;
     const onFailure = () => store.startRecovery();
     const { journal, entries } = await Journal.open(`${dbPath}.journal`, {
       log: options.log, onFailure, ...(options.now ? { now: options.now } : {}), ...(options.onJournalFsync ? { onFsync: options.onJournalFsync } : {}),
     });
-    const file = await readDatabaseFile(dbPath);
-    await refuseLostDatabase(options.dataDir, dbPath, file, entries.length);
-    const loaded = loadDatabase(SQL, file, entries, Number.MAX_SAFE_INTEGER, dbPath);
-    const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
-    const store: SqlDatabase = new SqlDatabase(SQL, loaded.db, dbPath, options);
-    store.journal = journal;
-    store.seq = loaded.seq;
-    journal.ackedSeq = Math.max(journal.ackedSeq, loaded.seq);
-    if (loaded.replayed > 0 || ran.length > 0 || !loaded.fromFile) await store.checkpoint();
-    options.log.info({ dbPath, replayed: loaded.replayed, migrations: ran }, 'database opened');
-    return store;
+    try {
+      const file = await readDatabaseFile(dbPath);
+      await refuseLostDatabase(options.dataDir, dbPath, file, entries.length);
+      const loaded = loadDatabase(SQL, file, entries, Number.MAX_SAFE_INTEGER, dbPath);
+      const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
+      store = new SqlDatabase(SQL, loaded.db, dbPath, options);
+      store.journal = journal;
+      store.seq = loaded.seq;
+      journal.ackedSeq = Math.max(journal.ackedSeq, loaded.seq);
+      if (loaded.replayed > 0 || ran.length > 0 || !loaded.fromFile) await store.checkpoint();
+      options.log.info({ dbPath, replayed: loaded.replayed, migrations: ran }, 'database opened');
+      return store;
+    } catch (error) {
+      // A refused start closes the journal it opened: left to the garbage collector, its handle
+      // prints a deprecation warning ahead of the refusal (and a later Node throws there).
+      await journal.close().catch(() => {});
+      throw error;
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqlDatabase, openStorage } from '../../storage/index.js';
@@ -22,6 +22,15 @@ const refusal = (opening: Promise<{ close(): Promise<void> }>) =>
     },
     (error: Error) => error.message,
   );
+/**
+ * Files of the data directory this process still holds open (Linux). A refused start must close
+ * what it opened: a handle left for the garbage collector prints a deprecation warning ahead of the
+ * refusal, and a later Node throws there instead.
+ */
+async function openFilesIn(dataDir: string): Promise<string[]> {
+  const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return targets.filter((target) => target.startsWith(`${dataDir}/`));
+}
 
 describe('a database that is lost or damaged', () => {
   it('missing or emptied beside an audit log: start-up refuses to begin an empty one over it, naming the file', async () => {
@@ -38,6 +47,7 @@ describe('a database that is lost or damaged', () => {
     );
     await writeFile(dbPath(), '');
     expect(await refusal(openStorage({ dataDir: dir, log: silentLogger }))).toMatch(/scigate\.db is empty, but the data directory has history/);
+    expect(await openFilesIn(dir)).toEqual([]);
     // Nothing was written over it: put back, it opens with what it held.
     await writeFile(dbPath(), saved);
     const again = await openStorage({ dataDir: dir, log: silentLogger });
@@ -52,6 +62,7 @@ describe('a database that is lost or damaged', () => {
     await asIfKilled(dir, live);
     await rm(dbPath());
     expect(await refusal(SqlDatabase.open({ dataDir: dir, log: silentLogger }))).toMatch(/is missing, but the data directory has history \(1 journal line\)/);
+    expect(await openFilesIn(dir)).toEqual([]);
   });
 
   it('a file sql.js cannot read, or a journal line that does not apply, is refused naming it and what to do', async () => {
@@ -69,5 +80,6 @@ describe('a database that is lost or damaged', () => {
     expect(await refusal(SqlDatabase.open({ dataDir: dir, log: silentLogger }))).toBe(
       `${dbPath()} could not be read (file is not a database); restore the data directory from a backup, or move it aside and start again to begin afresh.`,
     );
+    expect(await openFilesIn(dir)).toEqual([]);
   });
 });
