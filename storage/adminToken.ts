@@ -14,12 +14,13 @@ export interface AdminToken {
 /**
  * Loads `<dataDir>/admin-token`, generating a fresh 256-bit token (mode 0600) when absent or on
  * rotate. An existing token file that group or others may read (e.g. 0644 after a copy or a
- * restore) is tightened to 0600 before it is used.
+ * restore) is tightened to 0600 before it is used. One that cannot be read (another user's, after
+ * a `sudo scigate token --rotate`) is refused: replacing it would lock out everyone holding its token.
  */
 export async function loadAdminToken(dataDir: string, options: { rotate?: boolean } = {}): Promise<AdminToken> {
   const path = join(dataDir, 'admin-token');
   if (!options.rotate) {
-    const existing = await readFile(path, 'utf8').catch(() => '');
+    const existing = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(unreadable(path, error))));
     if (existing.trim().length >= 32) {
       await tightenToOwnerOnly(path);
       return { token: existing.trim(), path, created: false };
@@ -28,6 +29,15 @@ export async function loadAdminToken(dataDir: string, options: { rotate?: boolea
   const token = randomBytes(32).toString('base64url');
   await writeFileAtomic(path, `${token}\n`);
   return { token, path, created: true };
+}
+
+function unreadable(path: string, error: NodeJS.ErrnoException): Error {
+  const uid = process.getuid?.();
+  return new Error(
+    `Cannot read the admin token file ${path} (${error.code ?? error.message}); scigate does not replace a token it cannot read. ` +
+      `Make it readable by the user scigate runs as${uid === undefined ? '' : ` (uid ${uid})`}, or remove it to have a new token made.`,
+    { cause: error },
+  );
 }
 
 async function tightenToOwnerOnly(path: string): Promise<void> {
