@@ -61,9 +61,11 @@ const TOKEN_POLL_MS = 1000;
  * replacing the file) takes effect within about a second, and from then on only the new token is
  * accepted; without this the old token kept working until a restart, and the new one did not. The
  * file is polled (one stat a second), because file events do not reach every volume a data
- * directory may live on. A file emptied or cut short leaves the token in force.
+ * directory may live on. A file emptied, cut short or removed leaves the token in force; so does one
+ * this user cannot read (another user's, after a `sudo scigate token --rotate`), which `onUnreadable`
+ * hears of: the new token is refused until the file is readable, and somebody must be told why.
  */
-export function followAdminToken(file: AdminToken, onChange: (token: string) => void): LiveAdminToken {
+export function followAdminToken(file: AdminToken, onChange: (token: string) => void, onUnreadable?: (error: NodeJS.ErrnoException) => void): LiveAdminToken {
   let token = file.token;
   const listeners = new Set<() => void>();
   const listener = () => {
@@ -75,7 +77,9 @@ export function followAdminToken(file: AdminToken, onChange: (token: string) => 
         onChange(next);
         for (const told of [...listeners]) told();
       },
-      () => {},
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') onUnreadable?.(error);
+      },
     );
   };
   watchFile(file.path, { interval: TOKEN_POLL_MS, persistent: false }, listener);

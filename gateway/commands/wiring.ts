@@ -63,10 +63,19 @@ export function scrubbedLog(config: { env: Env; log: Logger }, tokens: string[])
  * a new token joins `tokens`, the values the logs scrub, before anything could log it.
  */
 export function liveAdminToken(file: AdminToken, tokens: string[], log: Logger): LiveAdminToken {
-  return followAdminToken(file, (token) => {
-    tokens.push(token);
-    log.info({ path: file.path }, 'the admin token file changed: from now on only its new token is accepted');
-  });
+  return followAdminToken(
+    file,
+    (token) => {
+      tokens.push(token);
+      log.info({ path: file.path }, 'the admin token file changed: from now on only its new token is accepted');
+    },
+    (error) => {
+      log.warn(
+        { path: file.path, code: error.code, uid: process.getuid?.() },
+        'the admin token file changed but cannot be read: the token in force stays, and the new one is refused, until the file is readable by the user scigate runs as',
+      );
+    },
+  );
 }
 
 /**
