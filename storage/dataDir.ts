@@ -12,7 +12,17 @@ export async function ensurePrivateDir(path: string): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   if (existing) refuseShared(path, existing);
   await makeDirectories(path);
-  await chmod(path, 0o700);
+  await chmod(path, 0o700).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPERM' || existing === undefined) throw error;
+    // Only its owner may chmod a directory: this one is another user's (a volume made by root, say).
+    const uid = process.getuid?.();
+    throw new GatewayError(
+      'invalid_input',
+      `The directory ${path} belongs to another user (uid ${existing.uid}), so scigate${uid === undefined ? '' : `, running as uid ${uid},`} cannot make it private. ` +
+        `Give it to the user scigate runs as (chown -R ${uid ?? '<uid>'} ${path}), or choose a directory of your own with --data-dir (SCIGATE_DATA_DIR).`,
+      { cause: error },
+    );
+  });
 }
 
 /**

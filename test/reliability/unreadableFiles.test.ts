@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, spawnProcess, type CliProcess } from '../fixtures/cliProcess.js';
@@ -71,5 +71,18 @@ describe('a data directory file this user cannot read', () => {
     await running.waitFor(/"code":"EACCES".*the admin token file changed but cannot be read/);
     expect(await status(old)).toBe(200);
     expect(await status(fresh)).toBe(401);
+  });
+
+  // Only root can give a directory to another user for the test.
+  it.skipIf(!asRoot)('a data directory of another user is refused saying whose it is and what to do, not with a bare EPERM', async () => {
+    const dataDir = await privateDataDir();
+    const theirs = join(dataDir, 'theirs');
+    await mkdir(theirs, { mode: 0o755 });
+    const run = scigate(['serve', '--port', '0', '--data-dir', theirs]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `scigate: The directory ${theirs} belongs to another user (uid 0), so scigate, running as uid ${NOBODY}, cannot make it private. ` +
+        `Give it to the user scigate runs as (chown -R ${NOBODY} ${theirs}), or choose a directory of your own with --data-dir (SCIGATE_DATA_DIR).\n`,
+    );
   });
 });
