@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { isErrorCode } from '../../catalog/index.js';
 import {
@@ -9,6 +10,9 @@ import { Destinations } from './destinations.js';
 import { runDownloadJob, type JobEnding, type JobRunnerDeps } from './downloadJobRunner.js';
 import { findOfferedCandidate, type OfferedCandidate, type OfferedCandidateDeps } from './offeredCandidate.js';
 import { warmDownloadWorker } from './workerTransfer.js';
+
+/** How much of a file is read at once to hash it at start-up. */
+const HASH_CHUNK_BYTES = 1024 * 1024;
 
 
 export interface ArtifactDownloadsDeps extends JobRunnerDeps, OfferedCandidateDeps {
@@ -131,18 +135,45 @@ export class ArtifactDownloads {
 
   /**
    * At start-up: jobs a stopped gateway left unfinished are marked failed with the reason (their part
-   * files stay, so a retry resumes). With `alive` (replica ids sharing the store), only dead replicas' jobs.
+   * files stay, so a retry resumes), or completed if the stop came after the file was in place.
+   * With `alive` (replica ids sharing the store), only dead replicas' jobs. Resolves with how many failed.
    */
   async failInterrupted(alive?: readonly string[]): Promise<number> {
     const left = await this.deps.store.listJobsIn(['queued', 'running', 'retrying', 'verifying'], alive);
+    let failed = 0;
     for (const job of left) {
-      const kept = (await this.deps.workspace.partialSize(job.sessionId, job.destinationPath).catch(() => undefined)) ?? 0;
+      const part = await this.deps.workspace.partialSize(job.sessionId, job.destinationPath).catch(() => undefined);
+      if (part === undefined && job.state === 'verifying' && (await this.completeCommitted(job))) continue;
+      const kept = part ?? 0;
+      failed += 1;
       await this.deps.store.updateJob(job.id, {
         state: 'failed', errorCode: 'interrupted', bytesDone: kept, endedAt: this.now(), updatedAt: this.now(),
         errorMessage: `The gateway stopped during this download; ${kept} bytes were kept. Retry it (POST /api/download-jobs/${job.id}/retry) or call artifact_download again: it resumes from them.`,
       });
     }
-    return left.length;
+    return failed;
+  }
+
+  /**
+   * A job stopped while `verifying`, its part file gone and its file in place, was committed (a part
+   * file is renamed into place only once verified, and no other write takes a reserved path) and
+   * the stop came before its `completed` was saved: it is completed now, its sha256 read back.
+   * Failed instead, it would claim 0 bytes kept, and its retry could only meet the file as a conflict.
+   */
+  private async completeCommitted(job: DownloadJobRecord): Promise<boolean> {
+    const { workspace, store, log } = this.deps;
+    const file = await workspace.stat(job.sessionId, job.destinationPath).catch(() => undefined);
+    if (!file) return false;
+    const hash = createHash('sha256');
+    for (let offset = 0; offset < file.sizeBytes; offset += HASH_CHUNK_BYTES) {
+      hash.update(await workspace.read(job.sessionId, job.destinationPath, { offset, length: Math.min(HASH_CHUNK_BYTES, file.sizeBytes - offset) }));
+    }
+    await store.updateJob(job.id, {
+      state: 'completed', bytesDone: file.sizeBytes, totalBytes: file.sizeBytes, sha256: hash.digest('hex'), errorCode: null, errorMessage: null,
+      endedAt: this.now(), updatedAt: this.now(),
+    });
+    log.warn({ jobId: job.id, path: job.destinationPath }, 'a download whose file was in place when the gateway stopped was marked completed');
+    return true;
   }
 
   private async plan(ask: DownloadAsk, offered: OfferedCandidate): Promise<ArtifactPlanRecord> {
