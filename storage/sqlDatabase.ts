@@ -6,7 +6,7 @@ import { GatewayError, type Logger } from '../gateway/core/index.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { Journal, parseJournal, readJournal, type JournalEntry } from './journal.js';
 import { refuseLostDatabase, unreadableDatabase } from './lostDatabase.js';
-import { bootstrapSchema, migrate } from './migrate.js';
+import { MIGRATIONS_DIR, bootstrapSchema, migrate } from './migrate.js';
 
 import type { SqlExecutor, SqlParam } from './sqlExecutor.js';
 import { storageUnavailable } from './storageUnavailable.js';
@@ -61,7 +61,7 @@ export class SqlDatabase implements SqlExecutor {
       const file = await readDatabaseFile(dbPath);
       await refuseLostDatabase(options.dataDir, dbPath, file, entries.length);
       const loaded = loadDatabase(SQL, file, entries, Number.MAX_SAFE_INTEGER, dbPath);
-      const ran = await migrate(loaded.db, options.now ?? (() => new Date()));
+      const ran = await migrate(loaded.db, options.now ?? (() => new Date()), MIGRATIONS_DIR, dbPath);
       store = new SqlDatabase(SQL, loaded.db, dbPath, options);
       store.journal = journal;
       store.seq = loaded.seq;

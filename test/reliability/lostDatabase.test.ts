@@ -82,4 +82,17 @@ describe('a database that is lost or damaged', () => {
     );
     expect(await openFilesIn(dir)).toEqual([]);
   });
+
+  it('written by a newer scigate (a rollback): refused naming both versions, not run on a schema this one does not know', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scigate-lost-'));
+    const newer = await SqlDatabase.open({ dataDir: dir, log: silentLogger, checkpointEvery: 100_000 });
+    // What a later version's migration leaves: its number in schema_migrations, its table beside ours.
+    await newer.write("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_later.sql', '2027-01-01')");
+    await newer.write('CREATE TABLE later_feature (id TEXT PRIMARY KEY)');
+    await newer.close();
+    expect(await refusal(SqlDatabase.open({ dataDir: dir, log: silentLogger }))).toMatch(
+      new RegExp(`^${dbPath()} was written by a newer scigate \\(schema version 999; this one knows up to \\d+\\)\\. Run that version again, or restore a backup made by this one\\.$`),
+    );
+    expect(await openFilesIn(dir)).toEqual([]);
+  });
 });
