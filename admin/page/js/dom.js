@@ -75,3 +75,24 @@ export function when(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
+
+/**
+ * A form's submit handler that runs `work` one submit at a time: a submit while one runs (a
+ * double click, Enter then a click) sends nothing. The form says it is busy meanwhile; its
+ * buttons stay enabled, since a disabled button drops keyboard focus.
+ */
+export function submitOnce(form, work) {
+  let running = false;
+  return async (event) => {
+    event.preventDefault();
+    if (running) return;
+    running = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      await work(event);
+    } finally {
+      running = false;
+      form.removeAttribute('aria-busy');
+    }
+  };
+}

@@ -1,5 +1,5 @@
 import { api, ApiError, openEvents, routeExists, token } from './api.js';
-import { h } from './dom.js';
+import { h, submitOnce } from './dom.js';
 import { createServersPanel } from './servers.js';
 import { createInspectorPanel } from './inspector.js';
 import { createApprovalsPanel } from './approvals.js';
@@ -115,8 +115,8 @@ async function boot() {
     });
   }
   $('sign-out').addEventListener('click', () => signOut());
-  $('token-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
+  // One check and one start: a second submit would start the page twice (two event streams, every panel reloaded twice per event).
+  $('token-form').addEventListener('submit', submitOnce($('token-form'), async () => {
     const pasted = $('token-input').value.trim();
     if (!pasted) return;
     token.set(pasted);
@@ -129,7 +129,7 @@ async function boot() {
     }
     $('token-input').value = '';
     await start(ctx);
-  });
+  }));
   if (!token.get()) return showGate();
   try {
     await api('GET', '/api/sessions');
