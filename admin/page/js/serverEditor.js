@@ -1,5 +1,5 @@
 import { ARGS_HINT, argsToText, parseArgsText } from './argsText.js';
-import { field, h, render } from './dom.js';
+import { field, h, render, submitOnce } from './dom.js';
 import { draftFromSaved, draftToEdits } from './secretDraft.js';
 import { createSecretRows } from './secretRows.js';
 import { createOAuthFields } from './oauthFields.js';
@@ -28,8 +28,8 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
     h('div', { class: 'actions' },
       h('button', { type: 'submit' }, editing ? 'Save changes' : 'Add server'),
       h('button', { type: 'button', class: 'secondary', onclick: close }, 'Cancel')));
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  // One save at a time: a second (a double click) would restart the server again, or fail unseen.
+  form.addEventListener('submit', submitOnce(form, async () => {
     formError.textContent = '';
     const problem = localProblem(c);
     if (problem) {
@@ -47,7 +47,7 @@ export function openServerEditor({ container, ctx, server, onSaved, onClose }) {
     } catch (error) {
       formError.textContent = error.message;
     }
-  });
+  }));
   render(container, form);
   c.name.focus();
 }
