@@ -48,13 +48,39 @@ describe('downloads panel', () => {
     await job.getByRole('button', { name: 'Cancel downloads/files/held.bin' }).click();
     await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/cancelled/);
     g.files.release();
-    await job.getByRole('button', { name: 'Retry downloads/files/held.bin' }).click();
+    const retries: string[] = [];
+    page.on('request', (r) => { if (r.url().endsWith('/retry')) retries.push(r.url()); });
+    // A double click retries once: a second retry would be refused, and its error shown for a download that works.
+    await job.getByRole('button', { name: 'Retry downloads/files/held.bin' }).dblclick();
     await expect.poll(() => job.locator('.badge').innerText(), PATIENT).toMatch(/completed/);
+    expect(retries).toHaveLength(1);
+    await expect(page.locator('.toast.bad').count()).resolves.toBe(0);
     // In words a person reads, the exact count on hover.
     await expect(job.innerText()).resolves.toContain('3.0 MB of 3.0 MB');
     await expect(job.locator('.bytes').getAttribute('title')).resolves.toBe(`${body.length} of ${body.length} bytes`);
     await admin.check('downloads-completed');
     const { body: jobs } = await g.api.get(`/api/sessions/${sessionId}/download-jobs`);
     expect(jobs.jobs).toEqual([expect.objectContaining({ state: 'completed', bytesDone: body.length })]);
+  });
+
+  it('downloads a candidate once when its button is double-clicked', async () => {
+    const { client, sessionId } = await g.agent('clicker');
+    const body = syntheticBytes(1, 2_000);
+    g.source.offer('twice.bin', { bytes: body });
+    g.files.serve('/twice.bin', { body });
+    await g.search(client, ['twice.bin']);
+    const clicking = await browser.open(g.gateway);
+    const { page } = clicking;
+    const plans: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && /\/artifact-plans$/.test(r.url())) plans.push(r.url()); });
+    await clicking.tab('Downloads');
+    const block = page.getByRole('region', { name: /Downloads of clicker/ });
+    await block.getByRole('button', { name: 'Download twice.bin' }).dblclick();
+    const job = block.locator('li[data-job-id]');
+    await expect.poll(() => job.first().locator('.badge').innerText(), PATIENT).toMatch(/completed/);
+    await expect(job.count()).resolves.toBe(1);
+    expect((await g.api.get(`/api/sessions/${sessionId}/download-jobs`)).body.jobs).toHaveLength(1);
+    expect(plans).toHaveLength(1);
+    await clicking.context.close();
   });
 });

@@ -16,6 +16,8 @@ export function createDownloadsPanel(ctx) {
   let available = false;
   // Progress is persisted only at transitions: the live numbers come from download.progress events.
   const live = new Map();
+  /** Keys of the candidates and jobs whose action runs (see act). */
+  const running = new Set();
   let timer = null;
   const scheduleRefresh = () => {
     clearTimeout(timer);
@@ -46,7 +48,8 @@ export function createDownloadsPanel(ctx) {
   function candidateRow(session, entry) {
     const c = entry.candidate ?? entry;
     const label = c.filename ?? c.id;
-    const download = () => act(() => ctx.api('POST', `/api/sessions/${encodeURIComponent(session.id)}/artifact-plans`, { mcpInvocationId: entry.mcpInvocationId, candidateId: c.id }));
+    const key = `candidate:${session.id}:${entry.mcpInvocationId}:${c.id}`;
+    const download = () => act(key, () => ctx.api('POST', `/api/sessions/${encodeURIComponent(session.id)}/artifact-plans`, { mcpInvocationId: entry.mcpInvocationId, candidateId: c.id }));
     return h('li', {}, h('strong', {}, label), ` — ${c.sourceId ?? ''} ${c.kind ?? ''} ${c.license ? `(${c.license})` : ''} `,
       entry.mcpInvocationId ? h('button', { type: 'button', class: 'small secondary', onclick: download }, `Download ${label}`) : null);
   }
@@ -59,8 +62,13 @@ export function createDownloadsPanel(ctx) {
       h('progress', { max: String(job.totalBytes ?? 1), value: job.totalBytes ? String(job.bytesDone) : undefined, 'aria-label': `Progress of ${label}` }),
       h('span', { class: 'bytes', title: exactBytes(job.bytesDone, job.totalBytes) }, ` ${progressText(job.bytesDone, job.totalBytes)} `),
       job.errorMessage ? h('span', { class: 'error' }, job.errorMessage) : null,
-      TERMINAL.has(state) ? null : h('button', { type: 'button', class: 'secondary small', onclick: () => act(() => ctx.api('POST', `/api/download-jobs/${encodeURIComponent(job.id)}/cancel`)) }, `Cancel ${label}`),
-      state === 'failed' || state === 'cancelled' ? h('button', { type: 'button', class: 'small', onclick: () => act(() => ctx.api('POST', `/api/download-jobs/${encodeURIComponent(job.id)}/retry`)) }, `Retry ${label}`) : null);
+      TERMINAL.has(state) ? null : jobButton(job, 'cancel', 'secondary small', `Cancel ${label}`),
+      state === 'failed' || state === 'cancelled' ? jobButton(job, 'retry', 'small', `Retry ${label}`) : null);
+  }
+
+  function jobButton(job, verb, className, text) {
+    const key = `job:${job.id}`;
+    return h('button', { type: 'button', class: className, onclick: () => act(key, () => ctx.api('POST', `/api/download-jobs/${encodeURIComponent(job.id)}/${verb}`)) }, text);
   }
 
   function moveBar({ jobId, bytesDone, totalBytes }) {
@@ -78,13 +86,24 @@ export function createDownloadsPanel(ctx) {
     return true;
   }
 
-  async function act(work) {
+  /**
+   * One action per candidate or job at a time, until the list shows its outcome: a second click (a
+   * double click, or a click on the same button drawn again meanwhile) would download the file
+   * twice, or be refused and hide the first one's outcome.
+   */
+  async function act(key, work) {
+    if (running.has(key)) return;
+    running.add(key);
     try {
       await work();
     } catch (error) {
       ctx.toast(error.message, 'bad');
     }
-    await refresh();
+    try {
+      await refresh();
+    } finally {
+      running.delete(key);
+    }
   }
 
   async function refresh() {
