@@ -1,4 +1,4 @@
-import { field, h, json, render } from './dom.js';
+import { field, h, json, render, submitOnce } from './dom.js';
 import { inspectorResult } from './inspectorResult.js';
 import { sessionLabel } from './labels.js';
 import { schemaForm } from './schemaForm.js';
@@ -23,10 +23,8 @@ export function createInspectorPanel(ctx) {
     ui.rawField.hidden = !ui.rawToggle.checked;
     ui.formBox.hidden = ui.rawToggle.checked;
   });
-  ui.form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void runCall(ctx, ui, choices);
-  });
+  // One call at a time; Run stays enabled (a disabled button would drop the keyboard focus on it).
+  ui.form.addEventListener('submit', submitOnce(ui.form, () => runCall(ctx, ui, choices)));
   ctx.onSessions(choices.fillSessions);
   ctx.onServers = choices.fillServers;
   ctx.openInspector = (serverId, toolId) => {
@@ -120,7 +118,7 @@ async function runCall(ctx, ui, choices) {
     return;
   }
   ui.inFlight = new AbortController();
-  ui.run.disabled = true;
+  ui.run.setAttribute('aria-disabled', 'true');
   ui.cancel.disabled = false;
   render(ui.output, h('p', {}, 'Calling…'));
   const sessionId = ui.session.value;
@@ -131,7 +129,9 @@ async function runCall(ctx, ui, choices) {
   } catch (error) {
     render(ui.output, h('p', { class: 'error', role: 'alert' }, error.code === 'cancelled' ? 'Cancelled. The call was aborted; a remote side effect may still have happened.' : error.message));
   } finally {
-    ui.run.disabled = false;
+    ui.run.removeAttribute('aria-disabled');
+    // Cancel is disabled once the call ends: focus on it would drop to the page, so it goes to Run.
+    if (document.activeElement === ui.cancel) ui.run.focus();
     ui.cancel.disabled = true;
     ui.inFlight = null;
   }
