@@ -54,4 +54,20 @@ describe('import', () => {
     const servers = (await on.api.get('/api/mcp/servers')).body.servers;
     expect(servers.filter((s: any) => s.name === 'lab').map((s: any) => s.command)).toEqual(['second']);
   });
+
+  it('from the keyboard: focus stays on Import through an import, and Close gives it back to "Import JSON"', async () => {
+    const { page } = on.admin;
+    const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? null);
+    await page.getByRole('button', { name: 'Import JSON' }).click();
+    await page.getByLabel('…or paste the JSON').fill('{"mcpServers": {"keyboard": {"command": "node"}}}');
+    await page.getByRole('button', { name: 'Import', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.import-outcome').getByText(/Imported 1 server, all disabled: keyboard/).waitFor();
+    await expect.poll(focused, PATIENT).toBe('Import');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Close');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('…or paste the JSON').waitFor({ state: 'detached' });
+    await expect.poll(focused, PATIENT).toBe('Import JSON');
+  });
 });

@@ -1,15 +1,14 @@
-import { field, h, render } from './dom.js';
+import { field, h, render, submitOnce } from './dom.js';
 
 /**
  * JSON import of `{"mcpServers": {…}}` (Claude Desktop, Cursor, the MCP Inspector) or VS Code's
  * `{"servers": {…}}`. The gateway checks the whole batch and saves all or nothing, every entry
  * disabled; the page lists each entry with its own error, so one bad entry is easy to find.
  */
-export function openImport({ container, ctx, onImported }) {
+export function openImport({ container, ctx, onImported, onClose }) {
   const file = h('input', { type: 'file', accept: 'application/json,.json' });
   const text = h('textarea', { rows: '10', spellcheck: 'false', placeholder: '{"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}' });
   const outcome = h('div', { class: 'import-outcome', role: 'status', 'aria-live': 'polite' });
-  const submit = h('button', { type: 'submit' }, 'Import');
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (chosen) text.value = await chosen.text();
@@ -19,13 +18,11 @@ export function openImport({ container, ctx, onImported }) {
     h('p', { class: 'hint' }, 'Imported servers start disabled. Nothing runs and no agent gets access until you test and enable them.'),
     field('JSON file', file), field('…or paste the JSON', text), outcome,
     h('div', { class: 'actions' },
-      submit,
-      h('button', { type: 'button', class: 'secondary', onclick: () => render(container) }, 'Close')));
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    // One import at a time: a second one (a double click) would be refused as a repeat and its
-    // error would replace the first one's success.
-    if (submit.disabled) return;
+      h('button', { type: 'submit' }, 'Import'),
+      h('button', { type: 'button', class: 'secondary', onclick: () => { render(container); onClose?.(); } }, 'Close')));
+  // One import at a time: a second one (a double click) would be refused as a repeat and its
+  // error would replace the first one's success. Import stays enabled: a disabled button drops focus.
+  form.addEventListener('submit', submitOnce(form, async () => {
     let document;
     try {
       document = JSON.parse(text.value);
@@ -34,7 +31,6 @@ export function openImport({ container, ctx, onImported }) {
       return;
     }
     const names = entryNames(document);
-    submit.disabled = true;
     render(outcome, h('p', {}, 'Importing…'));
     try {
       // The text as written, not the parsed document: the gateway names the entries a repeated
@@ -46,10 +42,8 @@ export function openImport({ container, ctx, onImported }) {
       onImported();
     } catch (error) {
       render(outcome, importErrors(names, error));
-    } finally {
-      submit.disabled = false;
     }
-  });
+  }));
   render(container, form);
   text.focus();
 }

@@ -74,7 +74,7 @@ export function createServersPanel(ctx) {
   document.getElementById('server-add').addEventListener('click', () => edit(undefined));
   document.getElementById('server-import-open').addEventListener('click', () => {
     render(editor);
-    openImport({ container: importBox, ctx, onImported: () => refresh() });
+    openImport({ container: importBox, ctx, onImported: () => refresh(), onClose: () => document.getElementById('server-import-open').focus() });
   });
 
   return {
