@@ -30,6 +30,7 @@ export function createInspectorPanel(ctx) {
   ctx.openInspector = (serverId, toolId) => {
     choices.fillServers(ctx.customServers ?? [], { serverId, toolId });
     ctx.showTab('inspector');
+    ctx.onTabShown?.('inspector');
     ui.tool.focus();
   };
   return { refresh: async () => choices.fillServers(ctx.customServers ?? []) };

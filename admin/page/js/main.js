@@ -72,8 +72,9 @@ async function start(ctx) {
     audit: createAuditPanel(ctx), downloads: createDownloadsPanel(ctx), extractions: createExtractionsPanel(ctx),
   };
   const panels = Object.values(byTab);
-  // Audit rows arrive without an event: a tab opened shows fresh data.
-  ctx.onTabShown = (name) => void byTab[name]?.refresh().catch((e) => ctx.toast(e.message, 'bad'));
+  // Audit rows and new Sessions arrive without an event: a tab opened shows fresh data.
+  ctx.onTabShown = (name) => void ctx.refreshSessions().catch(() => {})
+    .then(() => byTab[name]?.refresh()).catch((e) => ctx.toast(e.message, 'bad'));
   showTab(sessionStorage.getItem('scigate.tab') ?? 'servers');
   const refreshAll = () => Promise.all([ctx.refreshSessions().catch(() => {}), ...panels.map((p) => p.refresh().catch((e) => ctx.toast(e.message, 'bad')))]);
   await refreshAll();
