@@ -23,7 +23,12 @@ export function createAuditPanel(ctx) {
   const select = async (id) => {
     state.selected = id;
     render(ui.detail);
-    await refresh();
+    try {
+      await refresh();
+    } catch (error) {
+      // Said where the list goes: the previous Session's list must not stand under this one's selection.
+      render(ui.invocations, h('p', { class: 'error', role: 'alert' }, `The invocations of ${id.slice(0, 16)} could not be loaded: ${error.message}`));
+    }
   };
   const drawInvocations = () => drawSessionInvocations(ctx, ui, state);
   ui.source.addEventListener('change', drawInvocations);
