@@ -1,19 +1,20 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError } from '../../core/index.js';
+import type { GovernedTool } from '../../registry/index.js';
 import type { Stage } from '../toolCall.js';
 
 /**
- * Measures the UTF-8 bytes of the JSON of `{content, structuredContent}` the upstream returned and
- * refuses anything over the source's limit. The upstream has already done the work: this protects
- * the agent and the audit, it does not roll anything back. The limit is the manifest's
- * `limits.maxResponseBytes`; the size is reported in the outcome (the cache weighs entries by it).
+ * Measures the UTF-8 bytes of the JSON of what the upstream returned that goes on — `content` and
+ * `structuredContent`, and for a custom tool its `_meta` too (passed to the agent and stored in the
+ * audit with the rest) — and refuses anything over the source's limit. The upstream has already
+ * done the work: this protects the agent and the audit, it does not roll anything back. The limit
+ * is the manifest's `limits.maxResponseBytes`; the size is reported in the outcome (the cache
+ * weighs entries by it).
  */
 export function withSizeLimit(): Stage {
   return (next) => async (call) => {
     const outcome = await next(call);
-    const sizeBytes = Buffer.byteLength(
-      JSON.stringify({ content: outcome.raw.content, structuredContent: outcome.raw.structuredContent }),
-      'utf8',
-    );
+    const sizeBytes = Buffer.byteLength(JSON.stringify(passedOn(outcome.raw, call.tool)), 'utf8');
     call.trail.sized(sizeBytes);
     const limit = call.manifest.limits.maxResponseBytes;
     if (sizeBytes > limit) {
@@ -25,4 +26,10 @@ export function withSizeLimit(): Stage {
     }
     return { ...outcome, sizeBytes };
   };
+}
+
+/** The parts of an answer that reach the agent and the audit: a built-in's `_meta` is dropped, a custom tool's is not. */
+function passedOn(raw: CallToolResult, tool: GovernedTool): Pick<CallToolResult, 'content' | 'structuredContent' | '_meta'> {
+  const counted = { content: raw.content, structuredContent: raw.structuredContent };
+  return tool.envelope === 'generic' ? { ...counted, _meta: raw._meta } : counted;
 }

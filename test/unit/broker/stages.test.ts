@@ -149,6 +149,13 @@ describe('withSizeLimit', () => {
     const outcome = await withSizeLimit()(ok({ raw: wide }))(limitedTo(10_000));
     expect(outcome.sizeBytes).toBe(Buffer.byteLength(JSON.stringify({ content: wide.content, structuredContent: wide.structuredContent })));
   });
+
+  it("counts a custom tool's _meta, which the agent and the audit get with its content", async () => {
+    const call = limitedTo(1000);
+    const generic = { ...call, tool: { ...call.tool, envelope: 'generic' as const } };
+    const padded = { content: [{ type: 'text' as const, text: 'small' }], _meta: { padding: 'x'.repeat(5000) } };
+    await expect(withSizeLimit()(ok({ raw: padded }))(generic)).rejects.toMatchObject({ code: 'response_too_large' });
+  });
 });
 
 describe('withNormalize', () => {
