@@ -1,29 +1,34 @@
-import { sourceLabel } from '../../../catalog/index.js';
+import { sourceLabel, type SourceLimits } from '../../../catalog/index.js';
 import { GatewayError, QueueFull, cancelledBy, linkSignals, type Clock, type SlotLimiter } from '../../core/index.js';
+import type { SourceRegistry } from '../../registry/index.js';
 import type { SourceLimiters } from '../sourceLimiters.js';
 import type { ResolvedCall, Stage } from '../toolCall.js';
 
 export interface LimitDeps {
   limiters: SourceLimiters;
   clock: Clock;
+  /** Where the source's limits in force now are read (an admin may have edited them since the call was resolved). */
+  registry: Pick<SourceRegistry, 'get'>;
 }
 
 /**
  * Takes a slot of the source's limiter for one attempt: a full queue is `queue_full`, a wait past
  * the queue timeout is `queue_timeout` (both retryable by a later call, never requeued), and a
  * cancellation while queued ends the wait. The limiter may be shared by replicas (Redis): then the
- * queue depth counts every replica's waiters, and an unreachable Redis is its retryable error. The limits are the manifest's; the time spent queued
- * goes to the audit trail.
+ * queue depth counts every replica's waiters, and an unreachable Redis is its retryable error. The
+ * limits are those of the source's manifest in the registry now, not the call's: a call resolved
+ * before an admin edited them (it waited for a human, or for a retry's backoff) would otherwise put
+ * the old limits back in force for every caller. The time spent queued goes to the audit trail.
  */
 export function withLimit(deps: LimitDeps): Stage {
   return (next) => async (call) => {
-    const { tool, manifest: { limits } } = call;
-    const limiter = deps.limiters.limiterFor(tool.sourceId, limits);
+    const limits = deps.registry.get(call.tool.sourceId)?.manifest.limits ?? call.manifest.limits;
+    const limiter = deps.limiters.limiterFor(call.tool.sourceId, limits);
     if (call.signal.aborted) throw cancelledBy(call.signal);
     // An in-process limiter with an idle slot grants it at once: no queue timer is armed.
     let release = limiter.tryAcquire?.();
     if (release) call.trail.queued(0);
-    else release = await queueFor(deps, call, limiter);
+    else release = await queueFor(deps, call, limiter, limits);
     try {
       return await next(call);
     } finally {
@@ -33,8 +38,7 @@ export function withLimit(deps: LimitDeps): Stage {
 }
 
 /** Waits in the limiter's queue, at most the queue timeout; the wait goes to the audit trail. */
-async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimiter): Promise<() => void> {
-  const { manifest: { limits } } = call;
+async function queueFor(deps: LimitDeps, call: ResolvedCall, limiter: SlotLimiter, limits: SourceLimits): Promise<() => void> {
   const queuedAt = deps.clock.now();
   const timedOut = new AbortController();
   const waitOver = new AbortController();

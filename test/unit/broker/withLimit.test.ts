@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SourceLimiters, withLimit } from '../../../gateway/broker/index.js';
-import { GatewayError, QueueFull, type SlotLimiter } from '../../../gateway/core/index.js';
-import { FakeClock, arxivResult, newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
+import { GatewayError, QueueFull, silentLogger, type SlotLimiter } from '../../../gateway/core/index.js';
+import { SourceRegistry } from '../../../gateway/registry/index.js';
+import { FakeClock, arxivResult, manifest, newResolvedCall, rawOf } from '../../fixtures/brokerDoubles.js';
 
 /** A limiter whose acquire does what `acquire` says (a shared limiter's answers, without Redis). */
 function limiterThat(acquire: SlotLimiter['acquire']): SlotLimiter {
@@ -11,7 +12,8 @@ function limiterThat(acquire: SlotLimiter['acquire']): SlotLimiter {
 function stageOver(limiter: SlotLimiter) {
   const clock = new FakeClock();
   const next = vi.fn(async () => ({ raw: rawOf(arxivResult()), result: arxivResult(), sizeBytes: 10 }));
-  const stage = withLimit({ limiters: new SourceLimiters(clock, () => limiter), clock })(next);
+  const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock });
+  const stage = withLimit({ limiters: new SourceLimiters(clock, () => limiter), clock, registry })(next);
   return { stage, next };
 }
 
@@ -49,5 +51,28 @@ describe('withLimit over a limiter shared by replicas', () => {
     const { stage, next } = stageOver(limiterThat(async () => Promise.reject(down)));
     expect(await stage(newResolvedCall()).catch((e: unknown) => e)).toBe(down);
     expect(next).not.toHaveBeenCalled();
+  });
+});
+
+describe('withLimit after an edit of the limits', () => {
+  it("enforces the source's limits now, not those of a call resolved before the edit", async () => {
+    const clock = new FakeClock();
+    const registry = new SourceRegistry({ toolPrefix: 'mcp', log: silentLogger, clock });
+    const limitedTo = (concurrency: number) => ({ ...manifest, limits: { ...manifest.limits, concurrency, minTimeMs: 0, queueDepth: 4 } });
+    registry.add(limitedTo(1), newResolvedCall().client);
+    let finish = () => {};
+    const next = vi.fn(() => new Promise<{ raw: ReturnType<typeof rawOf> }>((resolve) => (finish = () => resolve({ raw: rawOf(arxivResult()) }))));
+    const stage = withLimit({ limiters: new SourceLimiters(clock), clock, registry })(next);
+    const first = stage(newResolvedCall({ manifest: limitedTo(1) }));
+    // Resolved while the source still allowed 3 at once (say it waited for a human), it reaches the limiter now.
+    const stale = stage(newResolvedCall({ manifest: limitedTo(3) }));
+    await vi.waitFor(() => expect(next).toHaveBeenCalledOnce());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(next).toHaveBeenCalledOnce();
+    finish();
+    await first;
+    await vi.waitFor(() => expect(next).toHaveBeenCalledTimes(2));
+    finish();
+    await stale;
   });
 });
