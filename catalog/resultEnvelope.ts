@@ -43,6 +43,11 @@ export interface McpToolResult {
   records: McpRecord[];
   artifacts?: ArtifactCandidate[];
   warnings: string[];
+  /**
+   * Part of the answer is missing because a request failed in passing (its warning says which):
+   * asking again may get it all, so the gateway never caches it.
+   */
+  partial?: true;
   data?: JsonValue;
   attribution: string;
   license: string;
@@ -120,6 +125,7 @@ export const mcpToolResultJsonSchema = {
     records: { type: 'array', items: mcpRecordJsonSchema },
     artifacts: { type: 'array', items: artifactCandidateJsonSchema },
     warnings: { type: 'array', items: str },
+    partial: { const: true },
     data: {},
     attribution: nonEmpty,
     license: nonEmpty,

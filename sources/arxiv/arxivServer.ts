@@ -62,6 +62,8 @@ export function createArxivServer(deps: SourceDeps): McpServer {
           records: feed.entries.map(arxivRecord),
           artifacts: feed.entries.map(arxivPdfCandidate),
           warnings: searchWarnings(feed, args.start),
+          // arXiv sometimes answers an empty page for one that exists: asking again should get it.
+          partial: feed.entries.length === 0 && feed.totalResults > args.start,
           data: pageData(feed),
         });
       }),

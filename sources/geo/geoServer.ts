@@ -74,12 +74,13 @@ async function getGeo(
   const summaries = docs.map(parseGeoSummary).filter((s): s is GeoSummary => s !== undefined);
   // ESummary answers by uid; a uid that maps to another accession would be a different record.
   const found = asked.map((a) => summaries.find((s) => s.accession.accession === a.accession)).filter((s): s is GeoSummary => !!s);
-  const files = args.files ? await supplementaryFiles(deps, found, signal) : { candidates: [], warnings: [] };
+  const files = args.files ? await supplementaryFiles(deps, found, signal) : { candidates: [], warnings: [], failed: false };
   const missing = asked.filter((a) => !found.some((s) => s.accession.accession === a.accession)).map((a) => a.accession);
   return envelope(geoManifest, 'get', deps, {
     records: found.map(geoRecord),
     artifacts: [...found.flatMap(geoStandardFiles), ...files.candidates],
     warnings: [...missingWarning(missing), ...files.warnings],
+    partial: files.failed,
   });
 }
 
@@ -93,15 +94,16 @@ function searchTerm(args: SearchArgs): string {
     .join(' AND ');
 }
 
-/** Supplementary files are a bonus: a failed listing becomes a warning, never a failed `get`. */
+/** Supplementary files are a bonus: a failed listing becomes a warning (and a partial result), never a failed `get`. */
 async function supplementaryFiles(deps: SourceDeps, found: GeoSummary[], signal: AbortSignal) {
   const listable = found.filter((s) => ['GSE', 'GSM'].includes(s.accession.type) && s.supplementaryTypes.length > 0);
   const candidates: ArtifactCandidate[] = [];
   const warnings: string[] = [];
+  let failed = false;
   const baseUrl = secondaryBaseUrl(deps, 'GEO_QUERY_BASE_URL', GEO_QUERY_BASE_URL);
   if (!baseUrl) {
     const skipped = listable.length > 0 ? ['Supplementary files were not listed: the E-utilities base URL is overridden and GEO_QUERY_BASE_URL is not set.'] : [];
-    return { candidates, warnings: skipped };
+    return { candidates, warnings: skipped, failed: false };
   }
   for (const summary of listable.slice(0, MAX_FILE_LISTINGS)) {
     try {
@@ -110,12 +112,13 @@ async function supplementaryFiles(deps: SourceDeps, found: GeoSummary[], signal:
       if (signal.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       warnings.push(`Could not list the supplementary files of ${summary.accession.accession}: ${reason}`);
+      failed = true;
     }
   }
   if (listable.length > MAX_FILE_LISTINGS) {
     warnings.push(`Supplementary files were listed for the first ${MAX_FILE_LISTINGS} records only; ask for the rest separately.`);
   }
-  return { candidates, warnings };
+  return { candidates, warnings, failed };
 }
 
 function unique(accessions: GeoAccession[]): GeoAccession[] {

@@ -77,6 +77,7 @@ async function getPubmed(
     records: articles.map(pubmedRecord),
     ...(oa ? { artifacts: oa.candidates } : {}),
     warnings: [...missingWarnings(pmids, articles), ...(oa?.warnings ?? [])],
+    partial: oa?.failed ?? false,
     ...(oa ? { data: { openAccess: oa.status } } : {}),
   });
 }
@@ -131,16 +132,17 @@ function pageData(page: EsearchPage, returned: number): JsonValue {
   };
 }
 
-/** Open-access files are a bonus: a failed lookup becomes a warning, never a failed `get`. */
+/** Open-access files are a bonus: a failed lookup becomes a warning (and a partial result), never a failed `get`. */
 async function openAccessFiles(deps: SourceDeps, articles: PubmedArticle[], signal: AbortSignal) {
   const withPmc = articles.filter((a): a is PubmedArticle & { pmcid: string } => a.pmcid !== undefined);
   const candidates: ArtifactCandidate[] = [];
   const warnings: string[] = [];
   const status: JsonValue[] = [];
+  let failed = false;
   const baseUrl = secondaryBaseUrl(deps, 'PMC_OA_BASE_URL', PMC_OA_BASE_URL);
   if (!baseUrl) {
     const skipped = withPmc.length > 0 ? ['Open-access files were not looked up: the E-utilities base URL is overridden and PMC_OA_BASE_URL is not set.'] : [];
-    return { candidates, warnings: skipped, status };
+    return { candidates, warnings: skipped, status, failed: false };
   }
   for (const article of withPmc.slice(0, MAX_OPEN_ACCESS_LOOKUPS)) {
     try {
@@ -150,10 +152,11 @@ async function openAccessFiles(deps: SourceDeps, articles: PubmedArticle[], sign
     } catch (error) {
       if (signal.aborted) throw error;
       warnings.push(`Could not check PMC open access for ${article.pmcid}: ${error instanceof Error ? error.message : String(error)}`);
+      failed = true;
     }
   }
   if (withPmc.length > MAX_OPEN_ACCESS_LOOKUPS) {
     warnings.push(`Open-access files were looked up for the first ${MAX_OPEN_ACCESS_LOOKUPS} articles with a PMCID only; ask for the rest separately.`);
   }
-  return { candidates, warnings, status };
+  return { candidates, warnings, status, failed };
 }

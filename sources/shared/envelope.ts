@@ -6,6 +6,8 @@ export interface EnvelopeParts {
   records: McpRecord[];
   artifacts?: ArtifactCandidate[];
   warnings?: string[];
+  /** A part of the answer failed in passing (a warning says which): the result is marked `partial` and never cached. */
+  partial?: boolean;
   data?: JsonValue;
 }
 
@@ -15,6 +17,7 @@ export function envelope(manifest: SourceManifest, toolId: string, deps: SourceD
     records: parts.records,
     ...(parts.artifacts && parts.artifacts.length > 0 ? { artifacts: parts.artifacts } : {}),
     warnings: parts.warnings ?? [],
+    ...(parts.partial ? { partial: true as const } : {}),
     ...(parts.data !== undefined ? { data: parts.data } : {}),
     attribution: manifest.attribution,
     license: manifest.license,

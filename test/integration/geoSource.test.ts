@@ -77,6 +77,7 @@ describe('GEO get', () => {
     expect(source.requestParams()).toMatchObject({ acc: 'GSE105845', targ: 'self', form: 'text' });
     expect(out.records[0]).toMatchObject({ id: 'geo:GSE105845', title: 'microRNA-seq from forebrain (ENCSR715QTV)' });
     expect(out.artifacts).toHaveLength(2);
+    expect(out.partial).toBeUndefined();
     expect(out.artifacts[1]).toMatchObject({
       url: 'https://ftp.ncbi.nlm.nih.gov/geo/series/GSE105nnn/GSE105845/suppl/GSE105845_RAW.tar',
       kind: 'supplementary',
@@ -92,6 +93,8 @@ describe('GEO get', () => {
     expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['GSE93374']);
     expect(out.warnings.join(' ')).toContain('GSM2452128');
     expect(out.warnings.join(' ')).toMatch(/Could not list the supplementary files of GSE93374: GEO answered without the SOFT text of GSE93374/);
+    // Asking again may list them: the gateway must not cache this answer.
+    expect(out.partial).toBe(true);
   });
 
   it('with the E-utilities base overridden but no GEO_QUERY_BASE_URL, it lists no files and says why', async () => {

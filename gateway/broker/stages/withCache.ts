@@ -32,7 +32,8 @@ interface OutcomeCache {
 /**
  * Caches results of built-in idempotent tools for the manifest's TTL. It sits after the permission
  * stage, so a hit is still authorized, and inside the audit stage, so a hit still writes its own
- * Invocation row (`cacheHit: true`). Generic (custom) tools never cache.
+ * Invocation row (`cacheHit: true`). Generic (custom) tools never cache, nor does a result marked
+ * `partial` (a part of it failed in passing, and asking again may get it all).
  */
 export function withCache(deps: CacheDeps): Stage {
   const maxEntries = deps.cache?.maxEntries ?? 1000;
@@ -52,7 +53,8 @@ export function withCache(deps: CacheDeps): Stage {
     }
     call.trail.cacheMissed();
     const outcome = await next(call);
-    if ((outcome.sizeBytes ?? 0) <= maxBytes) await cache.set(key, outcome, tool.cacheTtlMs);
+    // A partial result (a part failed in passing) would keep that failure for the whole TTL.
+    if (!outcome.result?.partial && (outcome.sizeBytes ?? 0) <= maxBytes) await cache.set(key, outcome, tool.cacheTtlMs);
     return outcome;
   };
 }

@@ -34,6 +34,18 @@ describe('withCache', () => {
     expect(again.trail.facts()).toMatchObject({ cacheHit: true, sizeBytes: 123 });
   });
 
+  it('never keeps a partial result (a part failed in passing): the next call asks again', async () => {
+    const partial = arxivResult({ warnings: ['Could not list the files of X: HTTP 503'], partial: true });
+    const next = vi.fn(async () => ({ raw: rawOf(partial), result: partial, sizeBytes: 100 }));
+    const shared = mapCache();
+    for (const stage of [withCache({ clock: new FakeClock() })(next), withCache({ clock: new FakeClock(), sharedCache: shared })(next)]) {
+      await stage(query('a'));
+      await stage(query('a'));
+    }
+    expect(next).toHaveBeenCalledTimes(4);
+    expect(shared.entries.size).toBe(0);
+  });
+
   it('expires an entry when the tool TTL has passed on the injected clock, not before', async () => {
     const clock = new FakeClock();
     const next = upstream();
