@@ -120,11 +120,11 @@ class Metrics implements PrometheusMetrics {
   }
 
   private onEvent(event: GatewayEvent): void {
-    // Another replica counts its own approvals; counting them here too would double them.
-    if (event.replica) return;
     const request = event.data as PermissionRequestRecord | undefined;
     if (!request) return;
-    if (event.type === 'permission_request.created') this.pending.add(request.id);
+    // A request counts where its action waits (the replica that created it). Its resolution is
+    // taken from any replica: a human may decide on another one, which announces it only there.
+    if (event.type === 'permission_request.created' && !event.replica) this.pending.add(request.id);
     if (event.type !== 'permission_request.resolved' || !this.pending.delete(request.id)) return;
     const waitedMs = Date.parse(request.resolvedAt ?? '') - Date.parse(request.createdAt);
     if (Number.isFinite(waitedMs)) this.decisions.observe({ status: request.status }, Math.max(0, waitedMs) / 1000);
