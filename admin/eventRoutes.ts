@@ -14,6 +14,13 @@ export interface EventRoutesDeps {
   tokenChanges?: (listener: () => void) => () => void;
 }
 
+/**
+ * Bytes a stream may hold that its client has not taken yet (beyond what the kernel buffers). A
+ * client this far behind has stopped reading: its stream is ended, not grown without bound; the
+ * admin page reconnects and reloads what it missed.
+ */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+
 /** The last words of a stream whose token was replaced (`scigate token --rotate`), before it ends. */
 const TOKEN_REPLACED_COMMENT = ': the admin token this stream was opened with was replaced; open /api/events again with the current one (`scigate token` prints it)';
 
@@ -39,10 +46,14 @@ export function eventRoutes(deps: EventRoutesDeps): Router {
       if (!res.writableEnded) res.end(`${TOKEN_REPLACED_COMMENT}\n\n`);
       return true;
     };
+    const write = (text: string) => {
+      if (res.writableLength > MAX_UNSENT_BYTES) res.destroy();
+      else res.write(text);
+    };
     const send = (event: GatewayEvent) => {
       if (only && event.sessionId !== only) return;
       if (replaced()) return;
-      res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ sessionId: event.sessionId, data: event.data })}\n\n`);
+      write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ sessionId: event.sessionId, data: event.data })}\n\n`);
     };
     const unsubscribe = deps.events.subscribe(send);
     const stopWatching = deps.tokenChanges?.(replaced) ?? (() => {});
@@ -56,7 +67,7 @@ export function eventRoutes(deps: EventRoutesDeps): Router {
     if (replaced()) return;
     void (async () => {
       while (!closed.signal.aborted) {
-        await deps.clock.sleep(heartbeatMs, closed.signal).then(() => replaced() || res.write(': keep-alive\n\n'), () => {});
+        await deps.clock.sleep(heartbeatMs, closed.signal).then(() => replaced() || write(': keep-alive\n\n'), () => {});
       }
     })();
   });
