@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { GatewayError, requireSession, type Clock, type CurrentToken, type EventHub, type GatewayEvent, type SessionStore } from '../gateway/index.js';
+import { requireSession, type Clock, type CurrentToken, type EventHub, type GatewayEvent, type SessionStore } from '../gateway/index.js';
+import { parseQueryParams } from './queryParams.js';
 
 export interface EventRoutesDeps {
   events: EventHub;
@@ -37,7 +38,8 @@ export function eventRoutes(deps: EventRoutesDeps): Router {
   router.get('/events', async (req, res) => {
     // Read before any await: the bearer check has just passed, so this is the token the request presented.
     const openedWith = deps.token();
-    const only = parseStreamFilter(req.query);
+    // Given twice or misspelt, the filter is refused: ignored, it would stream every Session's events.
+    const only = parseQueryParams(req.query, ['sessionId']).sessionId;
     if (only !== undefined) await requireSession(deps.sessions, only);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' });
     res.write(': scigate events\n\n');
@@ -74,18 +76,3 @@ export function eventRoutes(deps: EventRoutesDeps): Router {
   return router;
 }
 
-/**
- * `?sessionId=`, the one filter the stream knows. Given twice, or beside a parameter it does not
- * know (`?session=`), it is refused: ignoring it would stream every Session's events instead.
- */
-function parseStreamFilter(query: Record<string, unknown>): string | undefined {
-  const unknown = Object.keys(query).find((key) => key !== 'sessionId');
-  if (unknown !== undefined) {
-    throw new GatewayError('invalid_input', `${unknown.slice(0, 40)}: not a filter of /api/events; the one it knows is sessionId.`, { details: { field: unknown.slice(0, 40) } });
-  }
-  const only = query.sessionId;
-  if (only !== undefined && typeof only !== 'string') {
-    throw new GatewayError('invalid_input', 'sessionId must be given once: the stream follows one Session, or every Session without it.', { details: { field: 'sessionId' } });
-  }
-  return only;
-}

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   GatewayError, parseDecisionBody, requireSession, type PermissionGate, type PermissionRequestStatus, type SessionStore,
 } from '../gateway/index.js';
+import { parseQueryParams } from './queryParams.js';
 
 export interface PermissionRoutesDeps {
   sessions: SessionStore;
@@ -18,10 +19,9 @@ export function permissionRoutes(deps: PermissionRoutesDeps): Router {
   const router = Router();
   const gate = deps.permissionGate;
 
-
   router.get('/sessions/:id/permission-requests', async (req, res) => {
     const session = await requireSession(deps.sessions, req.params.id);
-    const status = req.query.status;
+    const { status } = parseQueryParams(req.query, ['status']);
     if (status !== undefined && !STATUSES.includes(status as PermissionRequestStatus)) {
       throw new GatewayError('invalid_input', `status: must be one of ${STATUSES.join(', ')}`, { details: { field: 'status' } });
     }

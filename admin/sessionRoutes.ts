@@ -3,6 +3,7 @@ import { sessionPatchSchema } from '../catalog/index.js';
 import {
   GatewayError, parseInput, requireSession, type Cas, type ConnectorSelection, type InvocationStore, type PermissionGate, type SecretScrubber, type SessionStore,
 } from '../gateway/index.js';
+import { parseQueryParams } from './queryParams.js';
 
 export interface SessionRoutesDeps {
   sessions: SessionStore;
@@ -42,9 +43,10 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
 
   router.get('/sessions/:id/invocations', async (req, res) => {
     await requireSession(deps.sessions, req.params.id);
-    const limit = pageLimit(req.query.limit);
-    const before = typeof req.query.before === 'string' ? await deps.invocations.get(req.query.before) : undefined;
-    if (req.query.before !== undefined && before?.sessionId !== req.params.id) {
+    const query = parseQueryParams(req.query, ['limit', 'before']);
+    const limit = pageLimit(query.limit);
+    const before = query.before !== undefined ? await deps.invocations.get(query.before) : undefined;
+    if (query.before !== undefined && before?.sessionId !== req.params.id) {
       throw new GatewayError('invalid_input', 'before must be the id of an invocation of this session (the last one of the previous page, from "next").', {
         details: { field: 'before' },
       });
@@ -76,9 +78,9 @@ export function sessionRoutes(deps: SessionRoutesDeps): Router {
 }
 
 /** `?limit=`: how many invocations one page holds, 1–1000 (100 when absent); anything else is refused, not guessed at. */
-function pageLimit(raw: unknown): number {
+function pageLimit(raw: string | undefined): number {
   if (raw === undefined) return 100;
-  const limit = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  const limit = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= 1000)) {
     throw new GatewayError('invalid_input', 'limit must be a whole number from 1 to 1000 (the page size; 100 when left out).', { details: { field: 'limit' } });
   }
