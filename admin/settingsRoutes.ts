@@ -1,10 +1,14 @@
 import { Router } from 'express';
-import { createProjectSchema, patchProjectSchema, patchSettingsSchema } from '../catalog/index.js';
+import { z } from 'zod';
+import { createProjectSchema, patchProjectSchema, patchSettingsSchema, projectIdSchema } from '../catalog/index.js';
 import { parseInput, type ConnectorSelection } from '../gateway/index.js';
 
 export interface SettingsRoutesDeps {
   selection: ConnectorSelection;
 }
+
+/** The `:id` of `/projects/:id`, checked like the id a Project is created with. */
+const projectPathSchema = z.object({ id: projectIdSchema }).strict();
 
 /** Connector selections: global settings, Projects, and the `connectors` of a Session (null = inherit). */
 export function settingsRoutes(deps: SettingsRoutesDeps): Router {
@@ -26,7 +30,9 @@ export function settingsRoutes(deps: SettingsRoutesDeps): Router {
     res.status(201).json({ project: await selection.createProject(parseInput(createProjectSchema, req.body ?? {})) });
   });
   router.patch('/projects/:id', async (req, res) => {
-    res.json({ project: await selection.updateProject(req.params.id, parseInput(patchProjectSchema, req.body ?? {})) });
+    // An id no Project can have is named as such: "no project; create it" would send the admin to a POST that refuses it.
+    const { id } = parseInput(projectPathSchema, { id: req.params.id });
+    res.json({ project: await selection.updateProject(id, parseInput(patchProjectSchema, req.body ?? {})) });
   });
   return router;
 }

@@ -24,6 +24,6 @@ export { customSourceManifest } from './customSourceManifest.js';
 export { sourceLabel } from './sourceLabel.js';
 export { CUSTOM_SOURCE_LIMITS, effectiveCustomLimits, mergeCustomLimits, customServerLimitsSchema } from './customServerLimits.js';
 export type { CustomServerLimits, CustomServerLimitsEdit, EffectiveCustomLimits } from './customServerLimits.js';
-export { createProjectSchema, patchProjectSchema, patchSettingsSchema, sessionPatchSchema } from './connectorSelection.js';
+export { createProjectSchema, patchProjectSchema, patchSettingsSchema, projectIdSchema, sessionPatchSchema } from './connectorSelection.js';
 export type { CreateProject, PatchProject } from './connectorSelection.js';
 export { parseRetryAfterMs, MAX_RETRY_AFTER_MS } from './retryAfter.js';
