@@ -204,12 +204,13 @@ export class PermissionGate {
     const stop = new AbortController();
     try {
       const written = this.deps.store.addRequest(request);
-      this.deps.events.publish('permission_request.created', session.id, request);
       this.watch(waiter, input, stop.signal);
       await written.catch((error: unknown) => {
         this.pending.drop(request.id);
         throw error;
       });
+      // Announced once stored: one the store refused is never shown (or counted) as pending anywhere.
+      this.deps.events.publish('permission_request.created', session.id, request);
       input.onWaiting?.(request, stop.signal);
       const outcome = await waiter.outcome;
       if ('error' in outcome) throw outcome.error;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub, GatewayError, SecretScrubber, silentLogger, type PermissionAuthorizationRecord, type PermissionResolution } from '../../../gateway/core/index.js';
+import { EventHub, GatewayError, SecretScrubber, silentLogger, type PermissionAuthorizationRecord, type PermissionRequestRecord, type PermissionResolution } from '../../../gateway/core/index.js';
 import { createPermissionGate, type AuthorizeInput, type PermissionGate } from '../../../gateway/permissions/index.js';
 import { MemoryPermissions, MemorySessions, newSession, pendingRequests, sequentialIds } from '../../fixtures/permissionDoubles.js';
 import { FakeClock } from '../../fixtures/brokerDoubles.js';
@@ -14,19 +14,24 @@ class FullDiskPermissions extends MemoryPermissions {
     this.refuse();
     return super.addAuthorization(authorization);
   }
+  override async addRequest(request: PermissionRequestRecord): Promise<void> {
+    this.refuse();
+    return super.addRequest(request);
+  }
   override async resolveRequest(id: string, resolution: PermissionResolution): Promise<boolean> {
     this.refuse();
     return super.resolveRequest(id, resolution);
   }
 }
 
-async function setup(options: { adminApproval?: boolean } = {}): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock }> {
+async function setup(options: { adminApproval?: boolean } = {}): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock; events: EventHub }> {
   const sessions = new MemorySessions();
   await sessions.create(newSession());
   const store = new FullDiskPermissions();
   const clock = new FakeClock();
-  const gate = createPermissionGate({ sessions, store, events: new EventHub(), clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000, ...options });
-  return { gate, store, clock };
+  const events = new EventHub();
+  const gate = createPermissionGate({ sessions, store, events, clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000, ...options });
+  return { gate, store, clock, events };
 }
 
 let seq = 0;
@@ -74,8 +79,10 @@ describe('PermissionGate when the store cannot record a resolution', () => {
     await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' });
     clock.advance(60_000);
     await expect(expiring).rejects.toMatchObject({ code: 'permission_expired' });
+    store.full = false;
     const closing = ask(gate);
     await pendingRequests(store, 3);
+    store.full = true;
     await expect(gate.cancelSession('ses_perm')).rejects.toMatchObject({ code: 'storage_unavailable' });
     await expect(closing).rejects.toMatchObject({ code: 'cancelled' });
   });
@@ -87,5 +94,14 @@ describe('PermissionGate when the store cannot record a resolution', () => {
       return 'allow_once';
     });
     await expect(call).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringMatching(/decision .* could not be recorded \(The disk is full\.\).*did not run/) });
+  });
+
+  it('a request the store cannot record is never announced as pending (no created event without its row)', async () => {
+    const { gate, store, events } = await setup();
+    const seen: string[] = [];
+    events.subscribe((event) => void seen.push(event.type));
+    store.full = true;
+    await expect(ask(gate)).rejects.toMatchObject({ code: 'storage_unavailable' });
+    expect(seen.filter((type) => type.startsWith('permission_request.'))).toEqual([]);
   });
 });
