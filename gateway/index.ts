@@ -19,7 +19,7 @@ export type { CurrentToken, SessionLimits, WithRawBody } from './listener/index.
 export { parseDecisionBody } from './permissions/index.js';
 export type { PermissionGate } from './permissions/index.js';
 export { parseCommandLine, UsageError } from './config/index.js';
-export { sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings/index.js';
+export { checkProviderUrls, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings/index.js';
 export type { FlagValues } from './config/index.js';
 export { createGatewayMetrics, metricsRoute } from './metrics/index.js';
 export { createGatewayRuntime } from './runtime.js';

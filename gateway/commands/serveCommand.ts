@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { LimitOverrides, ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
 import {
-  LOOPBACK_HOSTS, answerClientErrorsAsJson, createGatewayMetrics, createMcpHttpEdge, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, sourceLimitsFlag, type FlagValues, type Logger,
+  LOOPBACK_HOSTS, answerClientErrorsAsJson, createGatewayMetrics, createMcpHttpEdge, createMcpHttpRouter, metricsRoute, requestLog, requireAllowedHost, requireBearer, checkProviderUrls, sourceLimitsFlag, type FlagValues, type Logger,
   type ExtractionLimits, type RuntimeOptions, type SessionLimits, type Clock, systemClock,
 } from '../index.js';
 import { openSharedLiveState } from './redisWiring.js';
@@ -157,6 +157,7 @@ function reachableHost(host: string): string {
 
 /** Runs `scigate serve` until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: FlagValues, env: Env): Promise<number> {
+  checkProviderUrls(env);
   killChildrenOnExit();
   const gateway = await startGateway({
     host: String(flags.host),

@@ -3,7 +3,7 @@ import { builtinSources, findBuiltinSource } from '../../sources/index.js';
 import { UsageError, type FlagValues } from '../config/index.js';
 import { SecretScrubber, createRequestPacers, systemClock } from '../core/index.js';
 import { BoundedStdioServerTransport } from '../front/index.js';
-import { sourceDepsFromEnv } from '../sourceSettings/index.js';
+import { checkProviderUrls, sourceDepsFromEnv } from '../sourceSettings/index.js';
 import { createLogger } from './logger.js';
 import { openSharedLiveState } from './redisWiring.js';
 import { stopSignal } from './stopSignal.js';
@@ -16,6 +16,7 @@ export async function runSource(sourceId: string, flags: FlagValues, env: Env): 
   const log = createLogger(String(flags.logLevel ?? 'info'));
   const source = findBuiltinSource(sourceId);
   if (!source) throw new UsageError(`Unknown source "${sourceId}"; the built-in sources are ${builtinSources.map((s) => s.manifest.id).join(', ')}.`);
+  checkProviderUrls(env);
   // A child of `--isolate-sources --redis` paces its provider requests with every other process (SCIGATE_REDIS).
   const shared = typeof flags.redis === 'string' ? await openSharedLiveState(flags.redis, { secrets: new SecretScrubber(), log, clock: systemClock }) : undefined;
   const pacer = createRequestPacers(systemClock, shared?.pacers);

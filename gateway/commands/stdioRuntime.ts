@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import type { ToolPrefix } from '../../catalog/index.js';
 import { ensurePrivateDir, loadAdminToken } from '../../storage/index.js';
-import { GatewayError, LOOPBACK_HOSTS, answerClientErrorsAsJson, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
+import { GatewayError, LOOPBACK_HOSTS, answerClientErrorsAsJson, systemClock, type SharedLiveState, downstreamHandlers, requireAllowedHost, checkProviderUrls, sourceLimitsFlag, type FlagValues, type GatewayRuntime, type Logger } from '../index.js';
 import type { StdioRuntime } from '../front/index.js';
 import { createLogger } from './logger.js';
 import {
@@ -25,6 +25,7 @@ export interface StdioGateway {
 
 /** Opens the data directory and storage, starts the runtime (and the admin API with --admin-port). */
 export async function startStdioGateway(flags: FlagValues, env: Env): Promise<StdioGateway> {
+  checkProviderUrls(env);
   killChildrenOnExit();
   const dataDir = resolve(String(flags.dataDir));
   const tokens: string[] = [];

@@ -1,4 +1,4 @@
 // What the built-in sources take from the environment and from --source-limits. Apart from the
 // command-line parser (gateway/config), which must load nothing heavy: these need the catalog's
 // schemas, and `scigate stdio` answers `initialize` before it loads them.
-export { baseUrlVariable, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings.js';
+export { baseUrlVariable, checkProviderUrls, sourceChildEnv, sourceDepsFromEnv, sourceLimitsFlag } from './sourceSettings.js';

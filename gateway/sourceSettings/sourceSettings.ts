@@ -37,11 +37,28 @@ export function sourceDepsFromEnv(options: {
   };
 }
 
+/** Second hosts some sources reach, besides their SCIGATE_<ID>_BASE_URL (see secondaryBaseUrl). */
+const SECONDARY_URL_VARIABLES = ['SCIGATE_PUBMED_PMC_OA_BASE_URL', 'SCIGATE_GEO_QUERY_BASE_URL'];
+
+/**
+ * Refuses a provider URL variable that is set but is no http(s) URL: a source would otherwise
+ * start, and answer every call with "could not be reached", a retryable outage that is a typo.
+ */
+export function checkProviderUrls(env: Env): void {
+  const names = [...builtinSources.map((source) => baseUrlVariable(source.manifest.id)), ...SECONDARY_URL_VARIABLES];
+  for (const name of names) {
+    const value = env[name];
+    if (!value) continue;
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new UsageError(`${name} must be an http or https URL, e.g. http://127.0.0.1:8123/api, not ${JSON.stringify(value)}.`);
+    }
+  }
+}
+
 /** The same settings as environment variables, for a source running as its own stdio child. */
 export function sourceChildEnv(sourceId: string, env: Env): Record<string, string> {
-  const names = [
-    baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL', 'SCIGATE_PUBMED_PMC_OA_BASE_URL', 'SCIGATE_GEO_QUERY_BASE_URL',
-  ];
+  const names = [baseUrlVariable(sourceId), 'NCBI_API_KEY', 'NCBI_EMAIL', 'SCIGATE_LOG_LEVEL', ...SECONDARY_URL_VARIABLES];
   return Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]));
 }
 
