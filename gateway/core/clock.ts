@@ -8,16 +8,26 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms instead. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** The wall clock used in production. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(cancelledBy(signal));
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
+      // A configured wait past the longest timer (a queue or extraction timeout of 10^10 ms) is
+      // slept in turns, so it means "practically never", not "at once".
+      let timer: ReturnType<typeof setTimeout>;
+      const wait = (left: number) => {
+        timer = setTimeout(() => {
+          if (left > LONGEST_TIMER_MS) return wait(left - LONGEST_TIMER_MS);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, Math.min(left, LONGEST_TIMER_MS));
+      };
+      wait(ms);
       const onAbort = () => {
         clearTimeout(timer);
         reject(cancelledBy(signal!));
