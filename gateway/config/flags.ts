@@ -2,7 +2,7 @@
 export interface FlagSpec {
   name: string;
   env: string;
-  kind: 'string' | 'port' | 'boolean' | 'list' | 'choice' | 'json' | 'seconds' | 'count';
+  kind: 'string' | 'port' | 'boolean' | 'hosts' | 'choice' | 'json' | 'seconds' | 'count';
   choices?: readonly string[];
   /** A JSON flag's example value, shown when its value is not JSON. */
   example?: string;
@@ -16,7 +16,7 @@ export const FLAGS = {
   dataDir: { name: 'data-dir', env: 'SCIGATE_DATA_DIR', kind: 'string', default: './.scigate', help: 'where the database, CAS and token live' },
   isolateSources: { name: 'isolate-sources', env: 'SCIGATE_ISOLATE_SOURCES', kind: 'boolean', default: 'false', help: 'run each built-in source as its own stdio child process' },
   toolPrefix: { name: 'tool-prefix', env: 'SCIGATE_TOOL_PREFIX', kind: 'choice', choices: ['mcp', 'short'], default: 'mcp', help: 'tool names mcp__<source>__<tool> (mcp) or <source>__<tool> (short)' },
-  allowedHosts: { name: 'allowed-hosts', env: 'SCIGATE_ALLOWED_HOSTS', kind: 'list', default: '', help: 'extra Host/Origin names to accept, comma-separated' },
+  allowedHosts: { name: 'allowed-hosts', env: 'SCIGATE_ALLOWED_HOSTS', kind: 'hosts', default: '', help: 'extra Host/Origin names to accept, comma-separated, without scheme or port (e.g. scigate.example.com,10.0.0.5)' },
   logLevel: { name: 'log-level', env: 'SCIGATE_LOG_LEVEL', kind: 'choice', choices: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info', help: 'log verbosity (logs go to stderr)' },
   project: { name: 'project', env: 'SCIGATE_PROJECT', kind: 'string', default: 'default', help: 'project id of the stdio session' },
   adminPort: { name: 'admin-port', env: 'SCIGATE_ADMIN_PORT', kind: 'port', default: '0', help: 'also serve the admin API on this port (0: off)' },

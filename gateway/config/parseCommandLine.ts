@@ -59,6 +59,9 @@ function parseFailure(message: string, args: string[]): string {
   return message.split('\n')[0]!.replace(/\.$/, '');
 }
 
+const HOST_NAME = /^[a-z0-9_.-]+$/i;
+const IPV6_ADDRESS = /^(?=.*:.*:)[0-9a-f:.]+$/i;
+
 function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): string | number | boolean | string[] {
   const where = fromFlag ? `--${spec.name}` : `${spec.env} (or --${spec.name})`;
   if (typeof raw === 'boolean') return raw;
@@ -92,8 +95,15 @@ function readFlag(spec: FlagSpec, raw: string | boolean, fromFlag: boolean): str
         throw new UsageError(`${where} must be JSON${spec.example ? `, e.g. '${spec.example}'` : ''}.`);
       }
       return raw;
-    case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'hosts': {
+      // The Host guard compares bare names (no port, IPv6 unbracketed): anything else never matches.
+      const hosts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = hosts.find((h) => !HOST_NAME.test(h) && !IPV6_ADDRESS.test(h));
+      if (bad !== undefined) {
+        throw new UsageError(`${where} takes host names or addresses without scheme, port or brackets, e.g. scigate.example.com,10.0.0.5,fe80::1; "${bad}" is not one.`);
+      }
+      return hosts;
+    }
     default:
       if (raw.trim() === '') throw new UsageError(`${where} must not be empty.`);
       return raw;
