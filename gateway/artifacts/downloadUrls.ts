@@ -25,6 +25,12 @@ export function mirroredUrl(mirrors: Readonly<Record<string, string>>): Physical
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       throw new Error(`download mirror for ${from} must be a loopback URL (127.0.0.1, localhost or [::1]), not ${to}`);
     }
+    // Only the public URL's origin is looked up, and its path replaces the mirror's: a path in either would be dropped.
+    for (const [text, url] of [[from, new URL(from)], [to, target]] as const) {
+      if (url.pathname !== '/' || url.search || url.hash) {
+        throw new Error(`${text} has a path; a mirror maps one origin to another, e.g. {"https://arxiv.org":"http://127.0.0.1:8123"}`);
+      }
+    }
     table.set(origin, target);
   }
   return (url) => {
