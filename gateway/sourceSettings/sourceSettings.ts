@@ -67,13 +67,15 @@ const NCBI_SOURCES_WITH_KEY: LimitOverrides = { pubmed: { minTimeMs: 300 }, clin
 
 /** `--source-limits` (SCIGATE_SOURCE_LIMITS), checked field by field, over the defaults the environment implies. */
 export function sourceLimitsFlag(flags: FlagValues, env: Env): LimitOverrides {
-  const parsed = limitOverridesSchema.safeParse(JSON.parse(String(flags.sourceLimits ?? '{}')));
+  const raw: unknown = JSON.parse(String(flags.sourceLimits ?? '{}'));
+  const parsed = limitOverridesSchema.safeParse(raw);
   if (!parsed.success) {
     const { field, message } = describeZodError(parsed.error);
     throw new UsageError(`--source-limits (SCIGATE_SOURCE_LIMITS) at ${field || '(root)'}: ${message}.`);
   }
   const known = builtinSources.map((source) => source.manifest.id);
-  const unknown = Object.keys(parsed.data).filter((id) => !known.includes(id));
+  // The keys as written: the schema's record skips one named "__proto__", which would be dropped unsaid.
+  const unknown = Object.keys(raw as object).filter((id) => !known.includes(id));
   if (unknown.length > 0) {
     throw new UsageError(
       `--source-limits (SCIGATE_SOURCE_LIMITS) names ${unknown.map((id) => JSON.stringify(id)).join(', ')}, not a built-in source; the built-in sources are ${known.join(', ')}. ` +

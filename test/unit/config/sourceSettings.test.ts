@@ -35,4 +35,8 @@ describe('source settings from the environment', () => {
     expect(typo).toThrow(/--source-limits \(SCIGATE_SOURCE_LIMITS\) names "pubmd", not a built-in source; the built-in sources are .*pubmed/);
     expect(typo).toThrow(/custom server's limits are set in its own config/);
   });
+
+  it('refuses "__proto__" as a source id too, rather than dropping it unsaid', () => {
+    expect(() => sourceLimitsFlag({ sourceLimits: '{"__proto__":{"minTimeMs":1}}' }, {})).toThrow(/names "__proto__", not a built-in source/);
+  });
 });
