@@ -28,38 +28,33 @@ export function nobodyToAsk(input: UnansweredCall): GatewayError {
  * waiting on would only end in the approval timeout, long after the client gave up on the call.
  */
 export function dismissedWithNobodyElse(input: UnansweredCall, requestId: string): GatewayError {
-  return new GatewayError(
-    'permission_denied',
-    `The user dismissed the approval question for ${input.toolName} without deciding, and nobody else ` +
-      'can decide (scigate runs without an admin API); the action did not run. Ask the user to choose Allow when the question appears ' +
-      'and call the tool again, or restart scigate stdio with --admin-port <port> to decide on the admin page.',
-    { details: { sessionId: input.sessionId, requestId } },
-  );
+  return nobodyElse(input, requestId, `The user dismissed the approval question for ${input.toolName} without deciding`,
+    'Ask the user to choose Allow when the question appears and call the tool again');
 }
 
 /** The same when asking in the client failed (it refused or could not show the question). */
 export function failedWithNobodyElse(input: UnansweredCall, requestId: string, failure: unknown): GatewayError {
-  const reason = failure instanceof Error ? failure.message : String(failure);
+  return nobodyElse(input, requestId, `Asking the user to approve this call to ${input.toolName} failed in the MCP client (${reasonOf(failure)})`,
+    'Call the tool again to be asked again');
+}
+
+/** The same when the user decided in the client but scigate could not record the decision (its store refused the write). */
+export function unrecordedWithNobodyElse(input: UnansweredCall, requestId: string, failure: unknown): GatewayError {
+  return nobodyElse(input, requestId, `The user's decision on this call to ${input.toolName} could not be recorded (${reasonOf(failure)})`,
+    'Call the tool again once scigate can write to its data directory (its log says what failed)');
+}
+
+/** What went wrong in the client's question, that nobody else can decide, and what to do next. */
+function nobodyElse(input: UnansweredCall, requestId: string, what: string, next: string): GatewayError {
   return new GatewayError(
     'permission_denied',
-    `Asking the user to approve this call to ${input.toolName} failed in the MCP client (${reason.slice(0, 200)}), and nobody else ` +
-      'can decide (scigate runs without an admin API); the action did not run. Call the tool again to be asked again, or restart ' +
+    `${what}, and nobody else can decide (scigate runs without an admin API); the action did not run. ${next}, or restart ` +
       'scigate stdio with --admin-port <port> to decide on the admin page.',
     { details: { sessionId: input.sessionId, requestId } },
   );
 }
 
-/** The same when the user decided in the client but scigate could not record the decision (its store refused the write). */
-export function unrecordedWithNobodyElse(input: UnansweredCall, requestId: string, failure: unknown): GatewayError {
-  const reason = failure instanceof Error ? failure.message : String(failure);
-  return new GatewayError(
-    'permission_denied',
-    `The user's decision on this call to ${input.toolName} could not be recorded (${reason.slice(0, 200)}), and nobody else can ` +
-      'decide (scigate runs without an admin API); the action did not run. Call the tool again once scigate can write to its data ' +
-      'directory (its log says what failed), or restart scigate stdio with --admin-port <port> to decide on the admin page.',
-    { details: { sessionId: input.sessionId, requestId } },
-  );
-}
+const reasonOf = (failure: unknown) => (failure instanceof Error ? failure.message : String(failure)).slice(0, 200);
 
 /** Nobody decided within the approval timeout; not retryable by itself, since it needs the user first. */
 export function expiredUnanswered(input: UnansweredCall, requestId: string, approvalTimeoutMs: number): GatewayError {

@@ -1,4 +1,5 @@
 import { malformedResponse } from './malformedResponses.js';
+import { sseEventEnd } from './sseEventEnd.js';
 
 /**
  * malformedResponse for the HTTP transports, whose parsing is the SDK's: in a JSON body, or in an
@@ -47,15 +48,14 @@ function repairedJson(text: string, upstreamId: string): string | undefined {
 }
 
 /**
- * Cuts an event stream into events (a blank line ends one, as in sizeBoundedFetch) and passes each
+ * Cuts an event stream into events (sseEventEnd, as sizeBoundedFetch counts them) and passes each
  * on when it is complete, which is when the SDK's parser would dispatch it anyway: its bytes as they
  * came, or, when its data is a malformed answer, the event rewritten with the error response. An
  * event is already bounded in size (sizeBoundedFetch, inside this one).
  */
 function repairedEvents(upstreamId: string): TransformStream<Uint8Array, Uint8Array> {
   let held: Uint8Array[] = [];
-  let lineBytes = 0;
-  let afterCr = false;
+  const endsEvent = sseEventEnd();
   const finish = (controller: TransformStreamDefaultController<Uint8Array>) => {
     const event = held;
     held = [];
@@ -68,17 +68,10 @@ function repairedEvents(upstreamId: string): TransformStream<Uint8Array, Uint8Ar
     transform(chunk, controller) {
       let start = 0;
       for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i]!;
-        const secondHalfOfCrlf = byte === 0x0a && afterCr;
-        afterCr = byte === 0x0d;
-        if (secondHalfOfCrlf) continue;
-        if (byte !== 0x0a && byte !== 0x0d) lineBytes += 1;
-        else if (lineBytes > 0) lineBytes = 0;
-        else {
-          held.push(chunk.subarray(start, i + 1));
-          start = i + 1;
-          finish(controller);
-        }
+        if (!endsEvent(chunk[i]!)) continue;
+        held.push(chunk.subarray(start, i + 1));
+        start = i + 1;
+        finish(controller);
       }
       if (start < chunk.length) held.push(chunk.subarray(start));
     },

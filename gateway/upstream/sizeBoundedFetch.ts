@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/index.js';
+import { sseEventEnd } from './sseEventEnd.js';
 
 export interface SizeBoundedFetchOptions {
   /** How the error message names the server (its id, or a custom server's label). */
@@ -50,29 +51,18 @@ export function sizeBoundedFetch(inner: typeof fetch, options: SizeBoundedFetchO
 }
 
 /**
- * Counts the bytes of the SSE event in progress: a blank line (`\n\n`, `\r\r` or `\r\n\r\n`) ends
- * an event and starts the count again. Returns the count after `chunk`, or as soon as it passes
- * `limitBytes` (so one chunk holding a whole oversized event is caught too).
+ * Counts the bytes of the SSE event in progress, from 0 again after each event's end (sseEventEnd).
+ * Returns the count after `chunk`, or as soon as it passes `limitBytes` (so one chunk holding a
+ * whole oversized event is caught too).
  */
 function sseEventCounter(limitBytes: number): (chunk: Uint8Array, eventBytes: number) => number {
-  let lineBytes = 0;
-  let afterCr = false;
+  const endsEvent = sseEventEnd();
   return (chunk, eventBytes) => {
     let count = eventBytes;
     for (const byte of chunk) {
       count += 1;
       if (count > limitBytes) return count;
-      if (byte === 0x0a && afterCr) {
-        afterCr = false;
-        continue;
-      }
-      afterCr = byte === 0x0d;
-      if (byte !== 0x0a && byte !== 0x0d) {
-        lineBytes += 1;
-        continue;
-      }
-      if (lineBytes === 0) count = 0;
-      lineBytes = 0;
+      if (endsEvent(byte)) count = 0;
     }
     return count;
   };
