@@ -77,22 +77,35 @@ export function when(iso) {
 }
 
 /**
- * A form's submit handler that runs `work` one submit at a time: a submit while one runs (a
- * double click, Enter then a click) sends nothing. The form says it is busy meanwhile; its
- * buttons stay enabled, since a disabled button drops keyboard focus.
+ * Runs work one at a time per key: a call for a key whose work still runs (a double click, or a
+ * click on the same button drawn again meanwhile) does nothing. Buttons stay enabled, since a
+ * disabled button drops keyboard focus; callers say what is busy.
  */
-export function submitOnce(form, work) {
-  let running = false;
-  return async (event) => {
-    event.preventDefault();
-    if (running) return;
-    running = true;
-    form.setAttribute('aria-busy', 'true');
+export function oneAtATime() {
+  const running = new Set();
+  return async (key, work) => {
+    if (running.has(key)) return;
+    running.add(key);
     try {
-      await work(event);
+      await work();
     } finally {
-      running = false;
-      form.removeAttribute('aria-busy');
+      running.delete(key);
     }
+  };
+}
+
+/** A form's submit handler that runs `work` one submit at a time, the form marked busy meanwhile. */
+export function submitOnce(form, work) {
+  const once = oneAtATime();
+  return (event) => {
+    event.preventDefault();
+    return once(form, async () => {
+      form.setAttribute('aria-busy', 'true');
+      try {
+        await work(event);
+      } finally {
+        form.removeAttribute('aria-busy');
+      }
+    });
   };
 }

@@ -1,4 +1,4 @@
-import { badge, h, render } from './dom.js';
+import { badge, h, oneAtATime, render } from './dom.js';
 import { sessionRouteExists, showTabButton } from './featureRoute.js';
 import { progressText, sessionLabel } from './labels.js';
 
@@ -16,8 +16,8 @@ export function createDownloadsPanel(ctx) {
   let available = false;
   // Progress is persisted only at transitions: the live numbers come from download.progress events.
   const live = new Map();
-  /** Keys of the candidates and jobs whose action runs (see act). */
-  const running = new Set();
+  /** One action at a time per candidate or job (see act). */
+  const once = oneAtATime();
   let timer = null;
   const scheduleRefresh = () => {
     clearTimeout(timer);
@@ -91,19 +91,15 @@ export function createDownloadsPanel(ctx) {
    * double click, or a click on the same button drawn again meanwhile) would download the file
    * twice, or be refused and hide the first one's outcome.
    */
-  async function act(key, work) {
-    if (running.has(key)) return;
-    running.add(key);
-    try {
-      await work();
-    } catch (error) {
-      ctx.toast(error.message, 'bad');
-    }
-    try {
+  function act(key, work) {
+    return once(key, async () => {
+      try {
+        await work();
+      } catch (error) {
+        ctx.toast(error.message, 'bad');
+      }
       await refresh();
-    } finally {
-      running.delete(key);
-    }
+    });
   }
 
   async function refresh() {

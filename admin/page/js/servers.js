@@ -1,4 +1,4 @@
-import { h, render } from './dom.js';
+import { h, oneAtATime, render } from './dom.js';
 import { focusSpot, restoreFocus } from './focusSpot.js';
 import { oauthActions } from './oauthActions.js';
 import { serverActions } from './serverActions.js';
@@ -50,25 +50,24 @@ export function createServersPanel(ctx) {
   };
 
   const actions = { ...serverActions(ctx, refresh), ...oauthActions(ctx, refresh, pendingLogins), edit };
-  /** Servers with an action running: a click on their card sends nothing until it ends. */
-  const busy = new Set();
-  async function act(name, server, extra) {
+  /** One action at a time per server: a click on its card sends nothing until the one running ends. */
+  const once = oneAtATime();
+  function act(name, server, extra) {
     // A second click (a double click) sends nothing: a second toggle would undo the first, a second
-    // delete or test would be answered with an error that hides the first one's outcome. The
-    // buttons stay enabled (a disabled button drops keyboard focus); the card says it is busy.
-    if (busy.has(server.id)) return;
-    busy.add(server.id);
-    const card = [...list.querySelectorAll(CARD)].find((c) => c.dataset.serverId === server.id);
-    card?.setAttribute('aria-busy', 'true');
-    try {
-      await actions[name](server, extra);
-    } catch (error) {
-      ctx.toast(`${server.name}: ${error.message}`, 'bad');
-      await refresh().catch(() => {});
-    } finally {
-      busy.delete(server.id);
-      card?.removeAttribute('aria-busy');
-    }
+    // delete or test would be answered with an error that hides the first one's outcome. The card
+    // says it is busy.
+    return once(server.id, async () => {
+      const card = [...list.querySelectorAll(CARD)].find((c) => c.dataset.serverId === server.id);
+      card?.setAttribute('aria-busy', 'true');
+      try {
+        await actions[name](server, extra);
+      } catch (error) {
+        ctx.toast(`${server.name}: ${error.message}`, 'bad');
+        await refresh().catch(() => {});
+      } finally {
+        card?.removeAttribute('aria-busy');
+      }
+    });
   }
 
   document.getElementById('server-add').addEventListener('click', () => edit(undefined));
