@@ -79,6 +79,14 @@ describe('arXiv source against captured responses', () => {
     const none = expectArxivResult(await source.call('search', { query: 'nothing matches this' }));
     expect(none.records).toEqual([]);
     expect(none.data).toMatchObject({ totalResults: 0 });
+    expect(none.partial).toBeUndefined();
+  });
+
+  it('an empty page where totalResults says there are more is marked partial (the broker does not cache it), with a warning', async () => {
+    const out = expectArxivResult(await source.call('search', { query: 'empty page' }));
+    expect(out.records).toEqual([]);
+    expect(out.partial).toBe(true);
+    expect(out.warnings.length).toBeGreaterThan(0);
   });
 
   it('XML the parser refuses (an external entity, 200,000 nested tags) is a classified provider error, the entity never read', async () => {
