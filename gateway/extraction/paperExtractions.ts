@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ClockLimiter, GatewayError, aboutArgument, StoppableWork, linkSignals, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
+  ClockLimiter, GatewayError, aboutArgument, leaveOnAbort, StoppableWork, linkSignals, workspaceResourceUri, type ArtifactStore, type Clock, type EventHub, type ExtractionJobRecord,
   type ExtractionJobStatus, type ExtractionJobUpdate, type ExtractionStore, type Logger, type NewId, type SessionRecord, type SessionWorkspace,
 } from '../core/index.js';
 import type { ExtractionManifest } from './buildExtraction.js';
@@ -120,11 +120,9 @@ export class PaperExtractions {
 
   /** The earlier call's result (undefined when it failed), waited for until this call is cancelled or the gateway stops. */
   private outcomeOf(earlier: Promise<PaperExtractionResult>, signal: AbortSignal): Promise<PaperExtractionResult | undefined> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(this.work.stopped ? stoppingError() : new GatewayError('cancelled', 'The extraction was cancelled while it waited for the same PDF\'s extraction.'));
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      earlier.then(resolve, () => resolve(undefined)).finally(() => signal.removeEventListener('abort', onAbort));
+    // The earlier call's failure is no answer here (undefined); only this call's abort rejects.
+    return leaveOnAbort(earlier.catch(() => undefined), signal).catch(() => {
+      throw this.work.stopped ? stoppingError() : new GatewayError('cancelled', 'The extraction was cancelled while it waited for the same PDF\'s extraction.');
     });
   }
 
