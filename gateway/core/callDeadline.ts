@@ -1,4 +1,4 @@
-import { GatewayError } from './gatewayError.js';
+import type { GatewayError } from './gatewayError.js';
 import type { Clock } from './clock.js';
 
 /** A timer on a CallDeadline: `signal` aborts with the expiry error; `dispose` stops it. */
@@ -20,8 +20,8 @@ export class CallDeadline {
   private readonly startedAt: number;
   /** Aborted (and dropped) at the next hold/release transition; made only when something waits for one. */
   private transition: AbortController | undefined;
-  /** The sleeps of this deadline's running timers: a transition wakes each, so it re-evaluates. */
-  private readonly sleeps = new Set<AbortController>();
+  /** The running timers' re-evaluations: a transition runs each, so it stops or restarts its clock. */
+  private readonly rearms = new Set<() => void>();
 
   constructor(private readonly clock: Clock) {
     this.startedAt = clock.now();
@@ -71,8 +71,8 @@ export class CallDeadline {
   /**
    * A timer that expires after `timeoutMs` of charged (unheld) time from now, aborting with `expired()`;
    * with `cancel`, its signal also aborts (with cancel's reason) when that one does, until `dispose`.
-   * Each sleep has one controller that a transition or `dispose` aborts (no `AbortSignal.any` or
-   * linked signal per call: every tool call arms one of these).
+   * While a hold is open nothing runs; each transition re-arms it with the time it has left. One
+   * clock timer at a time and no sleep promise or wake-up signal per arming: every tool call arms one.
    */
   timer(timeoutMs: number, expired: () => GatewayError, cancel?: AbortSignal): DeadlineTimer {
     const controller = new AbortController();
@@ -80,31 +80,27 @@ export class CallDeadline {
     if (cancel?.aborted) onCancel();
     else cancel?.addEventListener('abort', onCancel, { once: true });
     const endsAt = this.chargedMs() + timeoutMs;
-    let disposed = false;
-    let wake: AbortController | undefined;
-    void (async () => {
-      while (!disposed) {
-        wake = new AbortController();
-        this.sleeps.add(wake);
-        try {
-          if (this.held) {
-            await abortOf(wake.signal);
-            continue;
-          }
-          const leftMs = endsAt - this.chargedMs();
-          if (leftMs <= 0) return controller.abort(expired());
-          await this.clock.sleep(leftMs, wake.signal).catch(() => {});
-        } finally {
-          this.sleeps.delete(wake);
-        }
+    let stop: (() => void) | undefined;
+    const rearm = () => {
+      stop?.();
+      stop = undefined;
+      if (this.held) return;
+      const leftMs = endsAt - this.chargedMs();
+      if (leftMs > 0) stop = this.clock.after(leftMs, rearm);
+      else {
+        this.rearms.delete(rearm);
+        controller.abort(expired());
       }
-    })();
+    };
+    this.rearms.add(rearm);
+    rearm();
     return {
       signal: controller.signal,
       dispose: () => {
-        disposed = true;
+        this.rearms.delete(rearm);
+        stop?.();
+        stop = undefined;
         cancel?.removeEventListener('abort', onCancel);
-        wake?.abort(TIMER_DISPOSED);
       },
     };
   }
@@ -113,12 +109,9 @@ export class CallDeadline {
     const previous = this.transition;
     this.transition = undefined;
     previous?.abort();
-    for (const sleep of [...this.sleeps]) sleep.abort();
+    for (const rearm of [...this.rearms]) rearm();
   }
 }
-
-/** Why a disposed timer's sleep ends: one shared reason, so the sleep does not build an error (and stack) per call. */
-const TIMER_DISPOSED = new GatewayError('cancelled', 'The deadline timer was disposed.');
 
 function abortOf(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();

@@ -6,10 +6,28 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with `cancelled` when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `fire` after `ms` unless the returned function is called first: a timer without the
+   * promise and abort signal of `sleep`, for one armed on every tool call (CallDeadline).
+   */
+  after(ms: number, fire: () => void): () => void;
 }
 
 /** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms instead. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * setTimeout for any delay: a configured wait past the longest timer (a queue or extraction
+ * timeout of 10^10 ms) is slept in turns, so it means "practically never", not "at once".
+ */
+function after(ms: number, fire: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const wait = (left: number) => {
+    timer = setTimeout(() => (left > LONGEST_TIMER_MS ? wait(left - LONGEST_TIMER_MS) : fire()), Math.min(left, LONGEST_TIMER_MS));
+  };
+  wait(ms);
+  return () => clearTimeout(timer);
+}
 
 /** The wall clock used in production. */
 export const systemClock: Clock = {
@@ -17,23 +35,17 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(cancelledBy(signal));
-      // A configured wait past the longest timer (a queue or extraction timeout of 10^10 ms) is
-      // slept in turns, so it means "practically never", not "at once".
-      let timer: ReturnType<typeof setTimeout>;
-      const wait = (left: number) => {
-        timer = setTimeout(() => {
-          if (left > LONGEST_TIMER_MS) return wait(left - LONGEST_TIMER_MS);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, Math.min(left, LONGEST_TIMER_MS));
-      };
-      wait(ms);
+      const stop = after(ms, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
       const onAbort = () => {
-        clearTimeout(timer);
+        stop();
         reject(cancelledBy(signal!));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+  after,
 };
 
 /** The error a cancelled wait rejects with: the signal's own GatewayError reason when it has one. */

@@ -178,7 +178,7 @@ describe('the download engine against a loopback file server', () => {
   it('drops a stalled attempt one stall limit after its last byte, not up to twice that', async () => {
     const stallTimeoutMs = 600;
     const sleeps: number[] = [];
-    const recording = { now: systemClock.now, sleep: (ms: number, signal?: AbortSignal) => (sleeps.push(ms), systemClock.sleep(ms, signal)) };
+    const recording = { now: systemClock.now, after: systemClock.after, sleep: (ms: number, signal?: AbortSignal) => (sleeps.push(ms), systemClock.sleep(ms, signal)) };
     // The first answer: 1 KB at once, 1 KB 200 ms later, then nothing (the connection stays open);
     // each Range resume: its headers, then nothing.
     const stalling = createServer((req, res) => {
