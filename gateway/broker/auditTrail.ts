@@ -1,3 +1,4 @@
+import { withFields } from '../core/index.js';
 import type { CallEnding } from '../metrics/index.js';
 import type { GovernedTool } from '../registry/index.js';
 
@@ -46,7 +47,7 @@ export class AuditTrail {
 
   /** The native tool's work concerns this source (the Invocation row and metrics name it). */
   nativeSource(sourceId: string): void {
-    if (this.state.native) this.state.native = { ...this.state.native, sourceId };
+    if (this.state.native) this.state.native = withFields(this.state.native, { sourceId });
   }
 
   /** One attempt against the upstream started. */
@@ -100,7 +101,7 @@ export class AuditTrail {
 
   /** A copy of the facts so far. */
   facts(): AuditFacts {
-    return { ...this.state, native: this.state.native && { ...this.state.native } };
+    return withFields(this.state, { native: this.state.native && { ...this.state.native } });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { McpToolResult } from '../../catalog/index.js';
-import { CallsInFlight, type Cas, type Clock, type ConnectorSelectionReader, type InvocationStore, type Logger, type SecretScrubber, type SharedCache } from '../core/index.js';
+import { CallsInFlight, withFields, type Cas, type Clock, type ConnectorSelectionReader, type InvocationStore, type Logger, type SecretScrubber, type SharedCache } from '../core/index.js';
 import type { GatewayMetrics } from '../metrics/index.js';
 import type { PermissionGate } from '../permissions/index.js';
 import type { SourceRegistry } from '../registry/index.js';
@@ -82,7 +82,7 @@ export function createBroker(deps: BrokerDeps): Broker {
     call: (request) =>
       running.track(async () => {
         const outcome = await handler(request);
-        return outcome.native ? { ...outcome, native: outcome.native, result: undefined } : { ...outcome, result: outcome.result!, native: undefined };
+        return outcome.native ? withFields(outcome, { native: outcome.native, result: undefined }) : withFields(outcome, { result: outcome.result!, native: undefined });
       }),
     settled: () => running.settled(),
     nativeTools: () => (deps.nativeTools ?? []).map(toListedNativeTool),

@@ -1,4 +1,4 @@
-import { GatewayError, type SecretScrubber } from '../core/index.js';
+import { GatewayError, withFields, type SecretScrubber } from '../core/index.js';
 import type { ToolOutcome } from './toolCall.js';
 
 /**
@@ -10,13 +10,13 @@ export function scrubbedOutcome(secrets: SecretScrubber, outcome: ToolOutcome): 
   if (outcome.native) {
     const text = JSON.stringify(outcome.native);
     const json = secrets.scrub(text);
-    return { outcome: json === text ? outcome : { ...outcome, native: JSON.parse(json) as ToolOutcome['native'] }, json };
+    return { outcome: json === text ? outcome : withFields(outcome, { native: JSON.parse(json) as ToolOutcome['native'] }), json };
   }
   if (!outcome.result) throw new Error('the pipeline returned no normalized result');
   const text = JSON.stringify(outcome.result);
   const json = secrets.scrub(text);
   if (json === text) return { outcome, json };
-  return { outcome: { ...outcome, result: JSON.parse(json) as ToolOutcome['result'], raw: secrets.scrubValue(outcome.raw) }, json };
+  return { outcome: withFields(outcome, { result: JSON.parse(json) as ToolOutcome['result'], raw: secrets.scrubValue(outcome.raw) }), json };
 }
 
 /** The same error with its message and details scrubbed (messages quote upstream text). */

@@ -17,6 +17,7 @@ export type {
   ReplicaStore, SessionStore, SettingsStore, Storage,
 } from './ports.js';
 export { canonicalJson } from './canonicalJson.js';
+export { withFields } from './withFields.js';
 export { CallDeadline } from './callDeadline.js';
 export { ClockLimiter } from './clockLimiter.js';
 export type { ClockLimiterOptions } from './clockLimiter.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { governedOutputJsonSchema, type McpToolResult } from '../../catalog/index.js';
-import type { GatewayError } from '../core/index.js';
+import { withFields, type GatewayError } from '../core/index.js';
 import type { GovernedTool } from '../registry/index.js';
 
 /** Where scigate puts its provenance in a custom tool's result, beside the upstream's own `_meta`. */
@@ -37,13 +37,13 @@ function customListedTool(tool: GovernedTool): Tool {
 
 /** Success of a built-in tool: the normalized result plus invocationId, as structured content and as one text block. */
 export function successResult(result: McpToolResult, invocationId: string): CallToolResult {
-  const structured = { ...result, invocationId };
+  const structured = withFields(result, { invocationId });
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 /** A native tool's success: its structured result plus invocationId, also as one text block. */
 export function nativeSuccessResult(result: Record<string, unknown>, invocationId: string): CallToolResult {
-  const structured = { ...result, invocationId };
+  const structured = withFields(result, { invocationId });
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 

@@ -1,5 +1,5 @@
 import {
-  GatewayError, cancelledBy, requireSession, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
+  GatewayError, cancelledBy, requireSession, withFields, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
   type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
   type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
   type SecretScrubber, type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
@@ -95,11 +95,11 @@ export class PermissionGate {
   async authorize(input: AuthorizeInput): Promise<PermissionAuthorizationRecord> {
     const releasesBefore = this.releases;
     const session = input.session ?? (await requireSession(this.deps.sessions, input.sessionId));
-    const base = { subject: { ...input, ...input.action }, requestId: null, epoch: session.permissionEpoch };
-    if (input.origin === 'inspector') return this.appendAuthorization({ ...base, basis: 'allow_once', via: 'inspector' }, input.onDurable);
-    if (session.approvalMode === 'always_allow') return this.appendAuthorization({ ...base, basis: 'always_allow', via: 'mode' }, input.onDurable);
+    const base = { subject: withFields(input, input.action), requestId: null, epoch: session.permissionEpoch };
+    if (input.origin === 'inspector') return this.appendAuthorization(withFields(base, { basis: 'allow_once', via: 'inspector' } as const), input.onDurable);
+    if (session.approvalMode === 'always_allow') return this.appendAuthorization(withFields(base, { basis: 'always_allow', via: 'mode' } as const), input.onDurable);
     const grant = await this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
-    if (grant) return this.appendAuthorization({ ...base, basis: 'grant', via: 'grant', grantId: grant.id }, input.onDurable);
+    if (grant) return this.appendAuthorization(withFields(base, { basis: 'grant', via: 'grant', grantId: grant.id } as const), input.onDurable);
     if (input.signal.aborted) throw cancelledBy(input.signal);
     // The call's own copy of the Session may predate a mode switch that would release it: read it now.
     if (input.session) return this.authorize({ ...input, session: undefined });
@@ -382,7 +382,7 @@ export class PermissionGate {
     a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>,
     onDurable?: (write: Promise<void>) => void,
   ): Promise<PermissionAuthorizationRecord> {
-    const record = newAuthorization({ ...a, id: this.deps.newId('pauth'), at: this.nowIso() });
+    const record = newAuthorization(withFields(a, { id: this.deps.newId('pauth'), at: this.nowIso() }));
     const write = this.deps.store.addAuthorization(record);
     if (onDurable) onDurable(write);
     else await write;

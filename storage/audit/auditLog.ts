@@ -1,6 +1,6 @@
 import {
   compareInvocations, interruptedInvocation, isAfterCursor, type InvocationCursor, type InvocationIntent, type InvocationRecord, type InvocationStore,
-  type PermissionAuthorizationRecord,
+  type PermissionAuthorizationRecord, withFields,
 } from '../../gateway/core/index.js';
 import { fsyncDirectory } from '../atomicWrite.js';
 import { ensurePrivateDir } from '../dataDir.js';
@@ -254,21 +254,22 @@ export class AuditLog implements InvocationStore {
   private send(line: Line): Promise<void> {
     if (this.closed) return Promise.reject(storageUnavailable(new Error('the audit log is closed')));
     return new Promise<void>((resolve, reject) => {
-      this.outbox.push({
-        ...line,
-        resolve: () => {
-          line.release();
-          resolve();
-        },
-        reject,
-      });
+      this.outbox.push(
+        withFields(line, {
+          resolve: () => {
+            line.release();
+            resolve();
+          },
+          reject,
+        }),
+      );
       this.pump();
     });
   }
 
   /** Re-queues a line refused earlier (its caller already heard about that); held again if refused again. */
   private rewrite(line: Line): void {
-    this.outbox.push({ ...line, resolve: line.release, reject: () => this.hold(line) });
+    this.outbox.push(withFields(line, { resolve: line.release, reject: () => this.hold(line) }));
   }
 
   /** Keeps a blob readable from memory until its line is durable; returns the release. */
@@ -314,7 +315,7 @@ export class AuditLog implements InvocationStore {
   }
 
   private hand(item: Outgoing): void {
-    const record = { ...item.record, seq: ++this.seq } as AuditRecord;
+    const record = withFields(item.record, { seq: ++this.seq }) as AuditRecord;
     if (record.kind === 'completion') this.queuedRows.delete(record.row.id);
     const line = `${JSON.stringify(record)}\n`;
     const length = Buffer.byteLength(line);
@@ -351,7 +352,7 @@ export class AuditLog implements InvocationStore {
       }
       this.nextOffset = this.journal.size;
       const held = this.held.splice(0);
-      this.outbox.unshift(...held.map((line) => ({ ...line, resolve: line.release, reject: () => this.hold(line) })));
+      this.outbox.unshift(...held.map((line) => withFields(line, { resolve: line.release, reject: () => this.hold(line) })));
       this.options.log.warn({ rewritten: held.length }, 'audit log repaired; writes accepted again');
     });
   }

@@ -1,6 +1,6 @@
 import {
   GatewayError, MAX_ARGUMENT_DEPTH, canonicalJson, nestsDeeperThan, sha256Hex, type Clock, type InvocationIntent, type InvocationRecord, type InvocationStore,
-  type Logger, type SecretScrubber,
+  type Logger, type SecretScrubber, withFields,
 } from '../../core/index.js';
 import type { GatewayMetrics } from '../../metrics/index.js';
 import { AuditTrail, callEndingOf } from '../auditTrail.js';
@@ -41,7 +41,7 @@ export function withAudit(deps: AuditDeps): (next: Handler<AuditedRequest>) => H
   const urgeIntent = () => deps.invocations.urge?.();
   return (next) => async (request) => {
     const startedAt = deps.clock.now();
-    const audited: AuditedRequest = { ...request, trail: new AuditTrail(urgeIntent), canonicalArguments: canonicalArgumentsOf(request.arguments) };
+    const audited: AuditedRequest = withFields(request, { trail: new AuditTrail(urgeIntent), canonicalArguments: canonicalArgumentsOf(request.arguments) });
     const argumentsBytes = encoder.encode(audited.canonicalArguments);
     const intent: InvocationIntent = {
       id: request.invocationId,
@@ -165,8 +165,15 @@ function rowOf(deps: AuditDeps, call: AuditedRequest, intent: InvocationIntent, 
   const endedAt = deps.clock.now();
   const error = ending.error;
   const facts = call.trail.facts();
+  // One literal, not `{ ...intent, ... }`: fields added after a spread cost 13 us here (withFields.ts).
   return {
-    ...intent,
+    id: intent.id,
+    sessionId: intent.sessionId,
+    projectId: intent.projectId,
+    toolName: intent.toolName,
+    origin: intent.origin,
+    argumentsHash: intent.argumentsHash,
+    startedAt: intent.startedAt,
     sourceId: facts.tool?.sourceId ?? facts.native?.sourceId ?? null,
     toolId: facts.tool?.toolId ?? facts.native?.toolId ?? null,
     status: !error ? 'ok' : error.code === 'cancelled' ? 'cancelled' : 'error',

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isErrorCode, sourceLabel, type JsonValue, type McpToolResult, type SourceManifest } from '../../../catalog/index.js';
-import { GatewayError, type Clock } from '../../core/index.js';
+import { GatewayError, withFields, type Clock } from '../../core/index.js';
 import { verifyEnvelope } from '../envelopeValidator.js';
 import type { Stage } from '../toolCall.js';
 
@@ -25,7 +25,7 @@ export function withNormalize(deps: NormalizeDeps): Stage {
       tool.envelope === 'scientific'
         ? verifyEnvelope(raw.structuredContent, manifest, tool.toolId)
         : genericResult(raw, manifest, tool.toolId, deps.clock);
-    return { ...outcome, result };
+    return withFields(outcome, { result });
   };
 }
 

@@ -1,5 +1,5 @@
 import { sourceLabel } from '../../../catalog/index.js';
-import { CallDeadline, GatewayError, type Clock, type ConnectorSelectionReader } from '../../core/index.js';
+import { CallDeadline, GatewayError, withFields, type Clock, type ConnectorSelectionReader } from '../../core/index.js';
 import type { SourceRegistry } from '../../registry/index.js';
 import { isSourceSelected } from '../../selection/index.js';
 import type { AuditedRequest, Handler, ResolvedCall } from '../toolCall.js';
@@ -27,8 +27,8 @@ export function withResolve(deps: ResolveDeps): (next: Handler<ResolvedCall>) =>
     }
     request.trail.resolved(tool);
     const client = request.upstreamFor?.(tool.sourceId) ?? source.client;
-    const call: ResolvedCall = { ...request, tool, manifest: source.manifest, client, deadline: new CallDeadline(deps.clock) };
-    return { ...(await next(call)), tool };
+    const call: ResolvedCall = withFields(request, { tool, manifest: source.manifest, client, deadline: new CallDeadline(deps.clock) });
+    return withFields(await next(call), { tool });
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError } from '../../core/index.js';
+import { GatewayError, withFields } from '../../core/index.js';
 import type { GovernedTool } from '../../registry/index.js';
 import type { Stage } from '../toolCall.js';
 
@@ -24,12 +24,12 @@ export function withSizeLimit(): Stage {
         { details: { sizeBytes, limitBytes: limit } },
       );
     }
-    return { ...outcome, sizeBytes };
+    return withFields(outcome, { sizeBytes });
   };
 }
 
 /** The parts of an answer that reach the agent and the audit: a built-in's `_meta` is dropped, a custom tool's is not. */
 function passedOn(raw: CallToolResult, tool: GovernedTool): Pick<CallToolResult, 'content' | 'structuredContent' | '_meta'> {
   const counted = { content: raw.content, structuredContent: raw.structuredContent };
-  return tool.envelope === 'generic' ? { ...counted, _meta: raw._meta } : counted;
+  return tool.envelope === 'generic' ? { content: raw.content, structuredContent: raw.structuredContent, _meta: raw._meta } : counted;
 }
