@@ -124,6 +124,7 @@ describe('PubMed get', () => {
       { pmid: '36842301', pmcid: 'PMC9984800', openAccess: true, licenseCode: 'CC BY-NC-ND' },
       { pmid: '20516115', pmcid: 'PMC3040717', openAccess: false, licenseCode: 'TDM' },
     ]);
+    expect(out.partial).toBeUndefined();
   });
 
   it('an article missing from the PMC bucket has no candidates; unknown PMIDs are warned about', async () => {
@@ -145,6 +146,23 @@ describe('PubMed get', () => {
       expect(source.requests.slice(before).every((r) => r.startsWith('/entrez/eutils/'))).toBe(true);
     } finally {
       await eutilsOnly.close();
+    }
+  });
+
+  it('a failed open-access check is a warning and marks the answer partial, not a failed get', async () => {
+    const overloaded = await connectSource(pubmedSource, {
+      baseUrl: `${source.providerUrl}/entrez/eutils`,
+      settings: { PMC_OA_BASE_URL: `${source.providerUrl}/pmc-oa-down` },
+    });
+    try {
+      const out = expectPubmedResult(await overloaded.call('get', { pmids: ['36842301', '20516115'] }));
+      expect(out.records.map((r: any) => r.sourceRecordId)).toEqual(['36842301', '20516115']);
+      expect(out.artifacts).toBeUndefined();
+      expect(out.warnings.filter((w: string) => w.startsWith('Could not check PMC open access for '))).toHaveLength(2);
+      // Asking again may find the files: the gateway must not cache this answer.
+      expect(out.partial).toBe(true);
+    } finally {
+      await overloaded.close();
     }
   });
 
