@@ -21,6 +21,12 @@ interface LiveSession {
   lastActiveAt: number;
 }
 
+/** A place under the cap held for a session still being opened. */
+export interface SessionReservation {
+  /** Gives the place back (the session joined, or will never); idempotent. */
+  release(): void;
+}
+
 /**
  * The open MCP sessions over HTTP and how recently each was used. A client that vanished without
  * DELETE leaves no request open, so it turns idle and is closed; a busy one (a tool call, a human
@@ -28,6 +34,12 @@ interface LiveSession {
  */
 export class LiveSessions {
   private readonly sessions = new Map<string, LiveSession>();
+  /**
+   * Sessions being opened: each counts against the cap from the moment it passes the check, since
+   * opening one awaits its server (start-up discovery) and concurrent initializes would otherwise all
+   * pass the check before any of them joined.
+   */
+  private reserved = 0;
 
   constructor(
     private readonly limits: SessionLimits,
@@ -44,6 +56,20 @@ export class LiveSessions {
 
   delete(id: string): void {
     this.sessions.delete(id);
+  }
+
+  /** Holds a place for a session about to be opened; undefined when no session more fits. */
+  reserve(): SessionReservation | undefined {
+    if (this.full) return undefined;
+    this.reserved += 1;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.reserved -= 1;
+      },
+    };
   }
 
   transport(id: string): NodeStreamableTransport | undefined {
@@ -82,15 +108,15 @@ export class LiveSessions {
    * each other's brand-new sessions (each client then re-initializing on its 404).
    */
   evictionCandidate(): NodeStreamableTransport | undefined {
-    if (this.sessions.size < this.limits.maxSessions) return undefined;
+    if (!this.full) return undefined;
     const cutoff = this.clock.now() - EVICTION_GRACE_MS;
     const idle = [...this.sessions.values()].filter((s) => s.inFlight === 0 && s.lastActiveAt <= cutoff);
     return idle.sort((a, b) => a.lastActiveAt - b.lastActiveAt)[0]?.transport;
   }
 
-  /** True when no session more fits, even after eviction. */
+  /** True when no session more fits (open and opening ones counted), unless one is evicted. */
   get full(): boolean {
-    return this.sessions.size >= this.limits.maxSessions;
+    return this.sessions.size + this.reserved >= this.limits.maxSessions;
   }
 
   /** How often to look for idle sessions: a quarter of the timeout, between 1 s and 1 min. */

@@ -3,7 +3,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../core/index.js';
-import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits } from './liveSessions.js';
+import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits, type SessionReservation } from './liveSessions.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
 import { createSourceServer, sourceFeatures } from './sourceView.js';
@@ -83,11 +83,18 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     const refusal = checkPost(req.headers, req.body as unknown as JSONRPCMessage, undefined);
     if (refusal) return sendRefusal(res, refusal);
     await live.evictionCandidate()?.close().catch(() => {});
-    if (live.full) {
+    // Reserved in the same turn as the check: no other initialize can take this place meanwhile.
+    const reservation = live.reserve();
+    if (!reservation) {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
     }
-    const transport = await openSession({ deps, live, project, newServer, endpoints, endpoint });
-    await transport.handleNodeRequest(req, res, req.body);
+    try {
+      const transport = await openSession({ deps, live, reservation, project, newServer, endpoints, endpoint });
+      await transport.handleNodeRequest(req, res, req.body);
+    } finally {
+      // A session that joined gave its place back as it did; one that failed to open or never joined gives it back here.
+      reservation.release();
+    }
   };
   const serveRoot = serve('/', async (id, onInitialized) => createDownstreamServer(deps, id, { onInitialized, features: await sessionFeatures(deps) }));
   const serveSource = (sourceId: string, req: McpRequest, res: ServerResponse) => {
@@ -158,6 +165,8 @@ type ServerFactory = (sessionId: string, onInitialized: (server: Server) => Prom
 interface OpenSession {
   deps: McpHttpDeps;
   live: LiveSessions;
+  /** The place this session holds under the cap until it joins `live`. */
+  reservation: SessionReservation;
   project: string;
   newServer: ServerFactory;
   endpoints: Map<string, string>;
@@ -165,12 +174,14 @@ interface OpenSession {
 }
 
 /** A new Session's transport and downstream server; it joins `live` once the client initializes. */
-async function openSession({ deps, live, project, newServer, endpoints, endpoint }: OpenSession): Promise<NodeStreamableTransport> {
+async function openSession({ deps, live, reservation, project, newServer, endpoints, endpoint }: OpenSession): Promise<NodeStreamableTransport> {
   const id = deps.newId('ses');
   const transport = new NodeStreamableTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: () => {
       endpoints.set(id, endpoint);
+      // The reservation turns into the session itself, in one step, so it is never counted twice or not at all.
+      reservation.release();
       live.add(id, transport);
     },
   });
