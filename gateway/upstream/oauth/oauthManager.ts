@@ -12,7 +12,8 @@ import { decideCallback, type CallbackOutcome } from './callbackOutcome.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, failedLoginStatus, loginMessage } from './refusalStatus.js';
-import { expiryOf, renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
+import { loginFromPending, withRenewedTokens } from './savedLogin.js';
+import { renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
@@ -297,8 +298,7 @@ export class OAuthManager {
       return undefined;
     }
     if (replaced()) return this.login?.tokens.access_token as string | undefined;
-    const { expiresAt: _previous, ...rest } = login;
-    const next: StoredOAuthLogin = { ...rest, tokens: { ...tokens, issuer: login.tokens.issuer }, ...expiryOf(tokens, this.options.clock.now()) };
+    const next = withRenewedTokens(login, tokens, this.options.clock.now());
     await this.options.store.save(this.options.serverId, next);
     if (generation !== this.generation) return undefined;
     // A login adopted while this save ran was saved before it: it is saved again, so the store keeps the newer login.
@@ -335,20 +335,8 @@ export class OAuthManager {
   /** Saves what a finished login produced, unless it was overtaken (cleared, reconfigured, retired). */
   private async adopt(pending: PendingLogin): Promise<void> {
     const stale = () => pending.generation !== this.generation;
-    const tokens = pending.tokens;
-    if (stale() || !tokens || !pending.clientInformation || !pending.discovery) {
-      throw new GatewayError('conflict', 'The server was changed or its login cleared while this login ran; nothing was saved. Start the login again.');
-    }
-    const resource = pending.authorizationUrl?.searchParams.get('resource') ?? undefined;
-    const login: StoredOAuthLogin = {
-      signature: this.options.signature,
-      redirectUri: pending.redirectUri,
-      ...(resource ? { resource } : {}),
-      clientInformation: pending.clientInformation as unknown as Record<string, unknown>,
-      tokens: tokens as unknown as Record<string, unknown>,
-      discovery: pending.discovery as unknown as Record<string, unknown>,
-      ...expiryOf(tokens, this.options.clock.now()),
-    };
+    const login = stale() ? undefined : loginFromPending(pending, this.options.signature, this.options.clock.now());
+    if (!login) throw new GatewayError('conflict', 'The server was changed or its login cleared while this login ran; nothing was saved. Start the login again.');
     await this.options.store.save(this.options.serverId, login);
     if (stale()) {
       await this.options.store.save(this.options.serverId, undefined);
