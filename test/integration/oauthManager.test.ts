@@ -92,6 +92,49 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/log in/) });
   });
 
+  it('a renewal before expiry that the provider cannot answer now sends the token in hand and keeps the login; once the token has expired the failure is reported', async () => {
+    const clock = new FakeClock();
+    const store = memoryStore();
+    const oauth = manager(clock, store);
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    await oauth.finish(state, { code });
+    const token = upstream.provider.issued.accessTokens.at(-1);
+    const tokenRequests = () => upstream.asRequests.filter((r) => r.path === '/token').length;
+    upstream.asHook = (req, res, next) => (req.path === '/token' ? void res.status(503).json({ error: 'temporarily_unavailable' }) : next());
+    try {
+      // 30 s before the end of its 120 s lifetime: due for renewal, still valid.
+      clock.advance(90_000);
+      const asked = tokenRequests();
+      expect(await oauth.accessToken()).toBe(token);
+      expect(tokenRequests()).toBe(asked + 1);
+      expect(oauth.status.state).toBe('authorized');
+      expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(token);
+      // A token the server refused (401) is not sent again: the failure is reported.
+      await expect(oauth.renewAfterRejection(token!)).rejects.toMatchObject({ code: 'upstream_unavailable', retryable: true });
+      clock.advance(30_000);
+      await expect(oauth.accessToken()).rejects.toMatchObject({ code: 'upstream_unavailable', retryable: true, message: expect.stringMatching(/try again shortly/) });
+      expect(oauth.status.state).toBe('authorized');
+    } finally {
+      upstream.asHook = undefined;
+    }
+    const renewed = await oauth.accessToken();
+    expect(renewed).not.toBe(token);
+    expect(renewed).toBe(upstream.provider.issued.accessTokens.at(-1));
+  });
+
+  it('a renewal before expiry that the provider refuses (invalid_grant) still moves the server to "expired"', async () => {
+    const clock = new FakeClock();
+    const oauth = manager(clock, memoryStore());
+    const { authorizationUrl } = await oauth.begin(REDIRECT);
+    const { state, code } = stateAndCode(await approve(authorizationUrl));
+    await oauth.finish(state, { code });
+    upstream.provider.revokeRefreshTokens();
+    clock.advance(90_000);
+    expect(await oauth.accessToken()).toBeUndefined();
+    expect(oauth.status).toMatchObject({ state: 'expired', message: expect.stringMatching(/refused to renew the token \(OAuth error invalid_grant\); log in/) });
+  });
+
   it('a saved expiry no date can show (written by an earlier version) is dropped on load, not thrown at every status', async () => {
     const store = memoryStore();
     const config = { url: upstream.mcpUrl, transport: 'http' as const, auth: { mode: 'oauth' as const } };

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '../fixtures/brokerDoubles.js';
 import { adminApi, allowEverything, type AdminApi } from '../fixtures/custom/adminApi.js';
 import { logIn } from '../fixtures/oauth/oauthLogin.js';
 import { startProtectedMcp, type ProtectedMcp } from '../fixtures/oauth/protectedMcpServer.js';
@@ -23,19 +24,19 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** Logs in to a new server (the provider answering tokens through `hook`) and answers its echo tool. */
-async function loggedInServer(name: string, hook?: RequestHandler): Promise<{ id: string; tool: string }> {
-  const created = await api.post('/api/mcp/servers', { name, transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
+/** Logs in to a new server of the gateway `on` (the provider answering tokens through `hook`) and answers its echo tool. */
+async function loggedInServer(name: string, hook?: RequestHandler, on: AdminApi = api): Promise<{ id: string; tool: string }> {
+  const created = await on.post('/api/mcp/servers', { name, transport: 'http', url: upstream.mcpUrl, enabled: true, auth: { mode: 'oauth' } });
   const id = created.body.server.id as string;
   upstream.asHook = hook;
   try {
-    expect((await logIn(api, id)).callback.status).toBe(200);
+    expect((await logIn(on, id)).callback.status).toBe(200);
   } finally {
     upstream.asHook = undefined;
   }
   const tool = await vi.waitFor(
     async () => {
-      const found = (await api.get(`/api/mcp/servers/${id}`)).body.server.tools.find((t: any) => t.upstreamName === 'echo');
+      const found = (await on.get(`/api/mcp/servers/${id}`)).body.server.tools.find((t: any) => t.upstreamName === 'echo');
       if (!found) throw new Error('not discovered yet');
       return found.name as string;
     },
@@ -89,5 +90,39 @@ describe('a refresh the provider cannot answer now', () => {
     }
     const later = (await agent.callTool({ name: tool, arguments: { message: 'later' } })) as any;
     expect(later.isError, JSON.stringify(later)).toBeFalsy();
+  });
+});
+
+describe('a renewal before expiry that the provider cannot answer now', () => {
+  it('the call goes through with the token in hand; once that token has expired the call says to try again', async () => {
+    // The gateway's own clock decides when its token is due (15 s before the end of its 30 s lifetime) and when it has expired.
+    const clock = new FakeClock();
+    const early = await startTestGateway({}, undefined, { clock });
+    try {
+      const earlyApi = adminApi(early);
+      const earlyAgent = await early.connect({ name: 'early-renewal-agent' });
+      await allowEverything(earlyApi, (await earlyApi.sessionOf('early-renewal-agent')).id);
+      const { id, tool } = await loggedInServer('Early renewal', undefined, earlyApi);
+      const tokenRequests = () => upstream.asRequests.filter((r) => r.path === '/token').length;
+      upstream.asHook = (req, res, next) => (req.path === '/token' ? void res.status(503).json({ error: 'temporarily_unavailable' }) : next());
+      try {
+        clock.advance(20_000);
+        const asked = tokenRequests();
+        const valid = (await earlyAgent.callTool({ name: tool, arguments: { message: 'still valid' } })) as any;
+        expect(valid.isError, JSON.stringify(valid)).toBeFalsy();
+        expect(JSON.stringify(valid.content)).toContain('Echo: still valid');
+        expect(tokenRequests()).toBeGreaterThan(asked);
+        expect((await earlyApi.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+        clock.advance(10_000);
+        const expired = (await earlyAgent.callTool({ name: tool, arguments: { message: 'expired' } })) as any;
+        expect(expired.structuredContent.error).toMatchObject({ code: 'upstream_unavailable', retryable: true, message: expect.stringMatching(/try again shortly/) });
+      } finally {
+        upstream.asHook = undefined;
+      }
+      const later = (await earlyAgent.callTool({ name: tool, arguments: { message: 'later' } })) as any;
+      expect(later.isError, JSON.stringify(later)).toBeFalsy();
+    } finally {
+      await early.dispose();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { loginError, refreshLogin } from './refreshLogin.js';
 import type { OAuthStatus } from './oauthStatus.js';
 import { decideRefusal, failedLoginStatus, loginMessage } from './refusalStatus.js';
 import { loginFromPending, withRenewedTokens } from './savedLogin.js';
-import { renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
+import { hasExpired, renewalDueAt, withUsableExpiry } from './tokenExpiry.js';
 
 export type { OAuthState, OAuthStatus } from './oauthStatus.js';
 
@@ -220,13 +220,25 @@ export class OAuthManager {
     this.pending = undefined;
   }
 
-  /** The access token to send now: renewed first when it is due (see `renewalDueAt`); undefined without a login. */
+  /**
+   * The access token to send now: renewed first when it is due (see `renewalDueAt`); undefined without a login.
+   * A renewal that fails for a passing reason while the token has not expired yet sends that token: the next call renews.
+   */
   async accessToken(): Promise<string | undefined> {
     const login = this.login;
     if (!login) return undefined;
     const dueAt = renewalDueAt(login);
-    if (dueAt !== undefined && this.options.clock.now() >= dueAt) return this.refresh();
-    return login.tokens.access_token as string;
+    if (dueAt === undefined || this.options.clock.now() < dueAt) return login.tokens.access_token as string;
+    try {
+      return await this.refresh();
+    } catch (error) {
+      // The login in hand now: a new login that finished meanwhile is sent instead; a clear leaves none.
+      const current = this.login;
+      const failure = GatewayError.from(error);
+      if (!current || !failure.retryable || hasExpired(current, this.options.clock.now())) throw error;
+      this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token renewal postponed: the access token is still valid and is sent until it expires');
+      return current.tokens.access_token as string;
+    }
   }
 
   /** After a 401 for `rejected`: the token another request already renewed, or one shared refresh. */

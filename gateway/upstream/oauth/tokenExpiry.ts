@@ -39,3 +39,8 @@ export function renewalDueAt(login: StoredOAuthLogin): number | undefined {
   const marginMs = typeof lifetimeS === 'number' && lifetimeS > 0 ? Math.min(REFRESH_MARGIN_MS, lifetimeS * 500) : REFRESH_MARGIN_MS;
   return login.expiresAt - marginMs;
 }
+
+/** True once `login`'s access token has expired at `nowMs` (never for one without a known expiry). */
+export function hasExpired(login: StoredOAuthLogin, nowMs: number): boolean {
+  return login.expiresAt !== undefined && nowMs >= login.expiresAt;
+}
