@@ -19,8 +19,12 @@ import { sharedSchemaValidator } from '../../gateway/core/index.js';
  * loopback replay of the NCBI E-utilities: what must hold for the deployment, not per process.
  */
 const NCBI_REQUESTS_PER_SECOND = 3;
-/** How much later than the next one a paced request may reach the provider (see busiestSecond). */
-const DELIVERY_JITTER_MS = 100;
+/**
+ * How much later than the next one a paced request may reach the provider (see busiestSecond): 100
+ * ms was once exceeded with the suite and other test runs sharing the 2 cores. Still far from what
+ * unpaced children send: each child's first requests leave together, four arrivals within ~350 ms.
+ */
+const DELIVERY_JITTER_MS = 300;
 
 let redis: TestRedis;
 let provider: ReplayServer;
