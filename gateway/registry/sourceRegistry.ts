@@ -11,8 +11,11 @@ export interface SourceEntry {
   manifest: SourceManifest;
   client: UpstreamClient;
   enabled: boolean;
-  /** `code`: the GatewayError code of a failed discovery (auth_required when it wants a login). */
-  discovery: { state: DiscoveryState; error?: string; code?: string; discoveredAt?: string };
+  /**
+   * `code` and `details`: the GatewayError's of a failed discovery (auth_required when it wants a
+   * login; details saying what a URL that is no MCP endpoint answered with).
+   */
+  discovery: { state: DiscoveryState; error?: string; code?: string; details?: Record<string, unknown>; discoveredAt?: string };
   tools: GovernedTool[];
   hidden: HiddenTool[];
   /** A custom server's readable name in agent-facing names, from its last discovery (else its Source ID is used). */
@@ -94,7 +97,8 @@ export class SourceRegistry {
     } catch (error) {
       entry.tools = [];
       entry.hidden = [];
-      entry.discovery = { state: 'error', error: (error as Error).message, ...(error instanceof GatewayError ? { code: error.code } : {}) };
+      const failure = error instanceof GatewayError ? { code: error.code, ...(error.details ? { details: error.details } : {}) } : {};
+      entry.discovery = { state: 'error', error: (error as Error).message, ...failure };
       this.options.log.warn({ sourceId: id, err: (error as Error).message }, 'discovery failed; its tools are hidden');
     }
     this.reindex();

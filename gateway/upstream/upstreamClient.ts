@@ -6,7 +6,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallsInFlight, GatewayError, leaveOnAbort, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
-import { toUpstreamError } from './upstreamErrors.js';
+import { lostConnection, toUpstreamError } from './upstreamErrors.js';
+import { isHtmlPageAnswer } from './htmlPageAnswers.js';
 import { refuseDeepResult } from './deepResults.js';
 import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { DirectToolCalls, ToolRules, protocolRequestIds, type DirectCallOptions } from './directToolCalls.js';
@@ -277,8 +278,7 @@ export class UpstreamClient {
     } catch (error) {
       await transport?.close().catch(() => {});
       const failure = toUpstreamError(this.failures.get(client) ?? this.auth?.refusal() ?? error, this.named, undefined, 'connect');
-      // A missing login is no sign of a broken server: it does not count towards giving up.
-      if (failure.code !== 'cancelled' && failure.code !== 'auth_required' && failure.code !== 'insufficient_scope') this.died(failure);
+      if (failure.code !== 'cancelled') this.died(failure);
       throw failure;
     }
     this.client = client;
@@ -341,6 +341,9 @@ export class UpstreamClient {
 
   /** Counts one failure in a row; past `maxConsecutiveFailures` the client stops for good. */
   private died(error: GatewayError): void {
+    // A missing login, or a URL that is a web page's, is no sign of a broken server: asking again
+    // (with backoff) cannot help and giving up would disable it; the admin's fix is what it waits for.
+    if (error.code === 'auth_required' || error.code === 'insufficient_scope' || isHtmlPageAnswer(error)) return;
     this.deaths += 1;
     const limit = this.options.maxConsecutiveFailures;
     if (limit === undefined || this.deaths < limit || this.gaveUp || this.closed) return;
@@ -360,8 +363,12 @@ export class UpstreamClient {
     const onLost = (method: string, error: unknown) => {
       if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.named, error));
     };
+    const transport = target.kind === 'sse' ? 'sse' : 'http';
+    const onStreamPage = (error: GatewayError) => void (this.failures.has(client) || this.failures.set(client, error));
     const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => ({
-      fetch: upstreamFetch({ named: this.named, maxMessageBytes, onLost, onViolation: (error) => this.failConnection(client, error), ...(auth ? { auth } : {}) }),
+      fetch: upstreamFetch({
+        named: this.named, transport, maxMessageBytes, onLost, onViolation: (error) => this.failConnection(client, error), onStreamPage, ...(auth ? { auth } : {}),
+      }),
       ...(headers ? { requestInit: { headers } } : {}),
     });
     switch (target.kind) {
@@ -384,11 +391,4 @@ export class UpstreamClient {
       }
     }
   }
-}
-
-function lostConnection(id: string, cause: unknown): GatewayError {
-  return new GatewayError('upstream_unavailable', `${id} dropped the connection while it was answering; call again (the server is reconnected).`, {
-    retryable: true,
-    cause,
-  });
 }

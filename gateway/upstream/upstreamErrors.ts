@@ -26,6 +26,14 @@ export function toUpstreamError(error: unknown, upstreamId: string, signal?: Abo
   });
 }
 
+/** A response broken off mid-way (lostResponseFetch): the connection is ended, and calling again reconnects. */
+export function lostConnection(id: string, cause: unknown): GatewayError {
+  return new GatewayError('upstream_unavailable', `${id} dropped the connection while it was answering; call again (the server is reconnected).`, {
+    retryable: true,
+    cause,
+  });
+}
+
 /**
  * Whether this is the SDK's own "connection closed" (Protocol._onclose: code -32000, the fixed words
  * "Connection closed", no data), not a server's reply. -32000 is also the commonest code servers
