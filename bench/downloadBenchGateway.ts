@@ -8,7 +8,8 @@ import { FILES_ORIGIN, filesSource } from '../test/fixtures/servers/filesSource.
 
 const [fileOrigin, name, size, sha256] = process.argv.slice(2) as [string, string, string, string];
 const source = filesSource();
-source.offer(name, { sizeBytes: Number(size), checksum: { algorithm: 'sha256', value: sha256 } });
+// Random bytes: a data file (a "pdf" candidate must begin with %PDF-, or artifact_download refuses it).
+source.offer(name, { kind: 'data', mediaType: 'application/octet-stream', sizeBytes: Number(size), checksum: { algorithm: 'sha256', value: sha256 } });
 const dataDir = await mkdtemp(join(tmpdir(), 'scigate-dlbench-'));
 const gateway = await startGateway({
   host: '127.0.0.1', port: 0, dataDir, isolateSources: false, toolPrefix: 'mcp', allowedHosts: [], env: {}, log: silentLogger,
