@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock, SharedCache } from '../../core/index.js';
 import { sharedOutcomes } from '../sharedOutcomes.js';
+import { refuseOverLimit } from '../refuseOverLimit.js';
 import type { Stage, ToolOutcome } from '../toolCall.js';
 
 export interface CacheOptions {
@@ -33,7 +34,8 @@ interface OutcomeCache {
  * Caches results of built-in idempotent tools for the manifest's TTL. It sits after the permission
  * stage, so a hit is still authorized, and inside the audit stage, so a hit still writes its own
  * Invocation row (`cacheHit: true`). Generic (custom) tools never cache, nor does a result marked
- * `partial` (a part of it failed in passing, and asking again may get it all).
+ * `partial` (a part of it failed in passing, and asking again may get it all). A hit larger than the
+ * source's size limit now is refused as `response_too_large`, as a fresh answer would be.
  */
 export function withCache(deps: CacheDeps): Stage {
   const maxEntries = deps.cache?.maxEntries ?? 1000;
@@ -49,6 +51,9 @@ export function withCache(deps: CacheDeps): Stage {
     if (hit) {
       call.trail.cacheHit();
       call.trail.sized(hit.sizeBytes ?? 0);
+      // The entry may predate a lower limit: a shared cache outlives a restart with lower
+      // --source-limits, and replicas started with different limits read the same entries.
+      refuseOverLimit(call, hit.sizeBytes ?? 0);
       return hit;
     }
     call.trail.cacheMissed();

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, withFields } from '../../core/index.js';
+import { withFields } from '../../core/index.js';
 import type { GovernedTool } from '../../registry/index.js';
+import { refuseOverLimit } from '../refuseOverLimit.js';
 import type { Stage } from '../toolCall.js';
 
 /**
@@ -16,14 +17,7 @@ export function withSizeLimit(): Stage {
     const outcome = await next(call);
     const sizeBytes = Buffer.byteLength(JSON.stringify(passedOn(outcome.raw, call.tool)), 'utf8');
     call.trail.sized(sizeBytes);
-    const limit = call.manifest.limits.maxResponseBytes;
-    if (sizeBytes > limit) {
-      throw new GatewayError(
-        'response_too_large',
-        `The result of ${call.toolName} is ${sizeBytes} bytes; the limit for this source is ${limit}. Ask for fewer results.`,
-        { details: { sizeBytes, limitBytes: limit } },
-      );
-    }
+    refuseOverLimit(call, sizeBytes);
     return withFields(outcome, { sizeBytes });
   };
 }

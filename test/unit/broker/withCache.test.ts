@@ -1,19 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withCache, type Handler, type ResolvedCall } from '../../../gateway/broker/index.js';
-import type { SharedCache } from '../../../gateway/core/index.js';
-import { FakeClock, arxivResult, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
-
-/** A shared cache in a Map (what Redis holds for every replica), recording each TTL it was given. */
-function mapCache(): SharedCache & { entries: Map<string, string>; ttls: number[] } {
-  const entries = new Map<string, string>();
-  const ttls: number[] = [];
-  return {
-    entries,
-    ttls,
-    get: async (key) => entries.get(key),
-    set: async (key, value, ttlMs) => void (entries.set(key, value), ttls.push(ttlMs)),
-  };
-}
+import { withFields, type SharedCache } from '../../../gateway/core/index.js';
+import { FakeClock, arxivResult, manifest, newResolvedCall, rawOf, searchTool } from '../../fixtures/brokerDoubles.js';
+import { mapCache } from '../../fixtures/mapCache.js';
 
 /** An upstream that answers each call with a fresh result of `sizeBytes`, counting calls. */
 function upstream(sizeBytes = 100): Handler & { mock: { calls: unknown[] } } {
@@ -32,6 +21,18 @@ describe('withCache', () => {
     expect(await stage(again)).toBe(first);
     expect(next).toHaveBeenCalledOnce();
     expect(again.trail.facts()).toMatchObject({ cacheHit: true, sizeBytes: 123 });
+  });
+
+  it('refuses a hit over the size limit in force now as response_too_large without calling next; one at the limit is served', async () => {
+    const next = upstream(500);
+    const stage = withCache({ clock: new FakeClock() })(next);
+    await stage(query('a'));
+    const limitedTo = (maxResponseBytes: number) => withFields(manifest, { limits: withFields(manifest.limits, { maxResponseBytes }) });
+    const refused = query('a', { manifest: limitedTo(499) });
+    await expect(stage(refused)).rejects.toMatchObject({ code: 'response_too_large', details: { sizeBytes: 500, limitBytes: 499 } });
+    expect(refused.trail.facts()).toMatchObject({ cacheHit: true, sizeBytes: 500 });
+    expect((await stage(query('a', { manifest: limitedTo(500) }))).sizeBytes).toBe(500);
+    expect(next).toHaveBeenCalledOnce();
   });
 
   it('never keeps a partial result (a part failed in passing): the next call asks again', async () => {
