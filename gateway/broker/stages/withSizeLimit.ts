@@ -24,6 +24,7 @@ export function withSizeLimit(): Stage {
 
 /** The parts of an answer that reach the agent and the audit: a built-in's `_meta` is dropped, a custom tool's is not. */
 function passedOn(raw: CallToolResult, tool: GovernedTool): Pick<CallToolResult, 'content' | 'structuredContent' | '_meta'> {
-  const counted = { content: raw.content, structuredContent: raw.structuredContent };
-  return tool.envelope === 'generic' ? { content: raw.content, structuredContent: raw.structuredContent, _meta: raw._meta } : counted;
+  return tool.envelope === 'generic'
+    ? { content: raw.content, structuredContent: raw.structuredContent, _meta: raw._meta }
+    : { content: raw.content, structuredContent: raw.structuredContent };
 }
