@@ -19,7 +19,8 @@ export class ApiError extends Error {
 }
 
 /**
- * One JSON request to /api; throws ApiError for a 4xx/5xx, with the gateway's own message.
+ * One JSON request to /api; throws ApiError for a 4xx/5xx, with the gateway's own message, and
+ * for a request or answer that did not complete: code 'cancelled' (aborted) or 'unreachable'.
  * `options.jsonText` sends JSON text as the user wrote it instead of `body` re-serialized.
  */
 export async function api(method, path, body, options = {}) {
@@ -27,13 +28,17 @@ export async function api(method, path, body, options = {}) {
   const sent = options.jsonText ?? (body === undefined ? undefined : JSON.stringify(body));
   if (sent !== undefined) headers['content-type'] = 'application/json';
   let response;
+  let text;
   try {
     response = await fetch(path, { method, headers, cache: 'no-store', signal: options.signal, body: sent });
+    // Inside the try: after the headers the body can still fail (a dropped connection, a Cancel
+    // mid-answer), and callers must see the same ApiError as for a fetch that failed outright.
+    text = await response.text();
   } catch (error) {
-    if (error?.name === 'AbortError') throw new ApiError(0, 'cancelled', 'The request was cancelled.');
+    // The signal, not the error's shape: abort(reason) rejects with the reason itself.
+    if (options.signal?.aborted || error?.name === 'AbortError') throw new ApiError(0, 'cancelled', 'The request was cancelled.');
     throw new ApiError(0, 'unreachable', 'The gateway did not answer; check that it is still running, then retry.');
   }
-  const text = await response.text();
   let json = null;
   try {
     json = text ? JSON.parse(text) : null;
