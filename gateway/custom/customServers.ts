@@ -4,7 +4,7 @@ import {
 } from '../../catalog/index.js';
 import { GatewayError, canonicalJson, randomHex } from '../core/index.js';
 import { deriveCustomTools } from '../registry/index.js';
-import { isHtmlPageAnswer, type CallbackOutcome, type ClientRequests, type UpstreamClient } from '../upstream/index.js';
+import { isNotAnMcpEndpoint, type CallbackOutcome, type ClientRequests, type UpstreamClient } from '../upstream/index.js';
 import { CUSTOM_SERVER_MAX_FAILURES, createCustomClient, sharedClientRequests } from './customClients.js';
 import { runConnectionTest, type ConnectionTestResult } from './connectionTest.js';
 import { acceptedAfter, applyServerPatch, assertServerSet, assertUrlAllowed, buildServerConfig, importedServerConfig, restoreRedacted } from './customServerEdits.js';
@@ -288,8 +288,8 @@ export class CustomServers {
       if (!current() || state.stoppedReason !== undefined) return;
       // Refused for want of a login or a scope: asking again changes nothing; the next login rediscovers.
       if (this.oauth.authOf(state.config.id)?.refusal()) return;
-      // A URL that answered with a web page stays one until the admin saves a new one (which rediscovers).
-      if (isHtmlPageAnswer(this.deps.registry.get(state.config.id)?.discovery ?? {})) return;
+      // A URL reaching no MCP endpoint (a web page, a sign-in redirect) stays so until the admin saves another (which rediscovers).
+      if (isNotAnMcpEndpoint(this.deps.registry.get(state.config.id)?.discovery ?? {})) return;
       const entry = await this.deps.registry.discover(state.config.id);
       if (entry.discovery.state !== 'error') return this.acceptFirstDiscovery(state, revision);
     }

@@ -1,4 +1,5 @@
-import { GatewayError } from '../core/index.js';
+import type { GatewayError } from '../core/index.js';
+import { isNotAnMcpEndpoint, notAnMcpEndpoint } from './notAnMcpEndpoint.js';
 
 export interface HtmlPageFetchOptions {
   /** The upstream as errors name it. */
@@ -6,15 +7,13 @@ export interface HtmlPageFetchOptions {
   /** Which transport's requests these are: it decides which answers are read as MCP (see readsAnswer). */
   transport: 'http' | 'sse';
   /**
-   * Told of an SSE stream answered with a page. The SSE transport reports a failed GET only in words
+   * Told of an SSE stream that reached no MCP endpoint: answered with a page here, or refused further
+   * in (a redirect the gateway does not follow). The SSE transport reports a failed GET only in words
    * ("SSE error: …"), so the caller keeps this error to report instead; closing the connection here
    * would stop that report, and the connect would wait on it for ever.
    */
-  onStreamPage: (error: GatewayError) => void;
+  onStreamRefused: (error: GatewayError) => void;
 }
-
-/** Marks the error on the wire (`details.reason`), and lets the client tell it from a broken server's. */
-const REASON = 'not_an_mcp_endpoint';
 
 /**
  * A URL that is a web page's (a site, a login portal, a reverse proxy's default page) answers 200
@@ -25,26 +24,22 @@ const REASON = 'not_an_mcp_endpoint';
  * passes as it came.
  */
 export function htmlPageFetch(inner: typeof fetch, options: HtmlPageFetchOptions): typeof fetch {
-  const { named, transport, onStreamPage } = options;
+  const { named, transport, onStreamRefused } = options;
+  const refuse = (error: unknown, init: RequestInit | undefined): never => {
+    if (transport === 'sse' && isNotAnMcpEndpoint(error) && readsAnswer(transport, init)) onStreamRefused(error as GatewayError);
+    throw error;
+  };
   return async (input, init) => {
-    const response = await inner(input, init);
+    const response = await inner(input, init).catch((error: unknown) => refuse(error, init));
     const type = response.headers.get('content-type') ?? '';
     if (response.status !== 200 || !/^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i.test(type) || !readsAnswer(transport, init)) return response;
     await response.body?.cancel().catch(() => {});
     const contentType = type.trim().slice(0, 100);
-    const error = new GatewayError(
-      'upstream_error',
+    return refuse(notAnMcpEndpoint(
       `${named}: its URL answered with an HTML page (${contentType}), not an MCP endpoint; check the server's URL (an MCP endpoint's URL often ends in /mcp or /sse).`,
-      { details: { reason: REASON, contentType } },
-    );
-    if (transport === 'sse') onStreamPage(error);
-    throw error;
+      { contentType },
+    ), init);
   };
-}
-
-/** Whether a failure is a URL answered by a web page: no sign of a broken server, and asking again cannot help. */
-export function isHtmlPageAnswer(failure: { code?: string; details?: Record<string, unknown> }): boolean {
-  return failure.code === 'upstream_error' && failure.details?.['reason'] === REASON;
 }
 
 /**

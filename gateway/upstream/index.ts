@@ -7,6 +7,6 @@ export { upstreamAuthOf } from './oauth/authorizedFetch.js';
 export type { CallbackOutcome } from './oauth/callbackOutcome.js';
 export { oauthSignature } from './oauth/oauthSignature.js';
 export { abortIsolatingFetch } from './abortIsolatingFetch.js';
-export { isHtmlPageAnswer } from './htmlPageAnswers.js';
+export { isNotAnMcpEndpoint } from './notAnMcpEndpoint.js';
 export { sizeBoundedFetch, type SizeBoundedFetchOptions } from './sizeBoundedFetch.js';
 export type { ClientRequests, ServerNotice } from './clientRequests.js';

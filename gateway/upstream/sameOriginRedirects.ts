@@ -1,5 +1,10 @@
+import type { GatewayError } from '../core/index.js';
+import { notAnMcpEndpoint } from './notAnMcpEndpoint.js';
+
 /** Longest chain of redirects one request to a custom server follows. */
 const MAX_REDIRECTS = 5;
+/** Most characters of a redirect's path quoted in an error. */
+const MAX_PATH_CHARS = 200;
 
 /**
  * Follows a custom HTTP server's redirects only within its own origin, and only the kinds that keep
@@ -7,9 +12,10 @@ const MAX_REDIRECTS = 5;
  * host, with every header the admin configured (an API key): a server could send the gateway's
  * requests and its credentials to another origin, or to an address the URL policy refuses (a
  * cloud metadata service, the gateway itself), and read the answer back as MCP. Any other
- * redirect fails the request, naming where it pointed and what to do.
+ * redirect fails the request, naming where it pointed and what to do. `named`: the upstream as
+ * errors name it.
  */
-export function sameOriginRedirects(inner: typeof fetch): typeof fetch {
+export function sameOriginRedirects(inner: typeof fetch, named: string): typeof fetch {
   return async (input, init = {}) => {
     let url = new URL(input instanceof Request ? input.url : String(input));
     for (let hop = 0; ; hop += 1) {
@@ -18,14 +24,34 @@ export function sameOriginRedirects(inner: typeof fetch): typeof fetch {
       if (response.status < 300 || response.status > 399 || location === null) return response;
       await response.body?.cancel();
       const next = new URL(location, url);
-      if (next.origin !== url.origin) {
-        throw new Error(`the server redirected to another origin (${next.origin}); the gateway follows redirects only within ${url.origin}. Set the server's URL to the endpoint itself.`);
-      }
-      if (response.status !== 307 && response.status !== 308) {
-        throw new Error(`the server answered HTTP ${response.status} (a redirect to ${next.pathname}) where an MCP endpoint answers; set the server's URL to ${next.href}.`);
-      }
+      const refused = refusedRedirect(named, response.status, url, next);
+      if (refused) throw refused;
       if (hop + 1 >= MAX_REDIRECTS) throw new Error(`the server redirected more than ${MAX_REDIRECTS} times; set its URL to the endpoint itself.`);
       url = next;
     }
   };
+}
+
+/**
+ * The error of a redirect not followed, or undefined for one that is. Such a URL is typically a
+ * sign-in portal's (an SSO) or a site's landing page: asking again is sent there again, so it fails
+ * at once and for good (notAnMcpEndpoint.ts) instead of reading as a server that could not be
+ * reached. Where it was sent is named by origin and path only: a query string or fragment may hold
+ * a sign-in's tokens, and a URL's credentials are left out of its origin.
+ */
+function refusedRedirect(named: string, status: number, from: URL, to: URL): GatewayError | undefined {
+  const path = to.pathname.length > MAX_PATH_CHARS ? `${to.pathname.slice(0, MAX_PATH_CHARS)}…` : to.pathname;
+  const redirectedTo = `${to.origin}${path}`;
+  if (to.origin !== from.origin) {
+    return notAnMcpEndpoint(
+      `${named}: its URL redirects to ${redirectedTo} (HTTP ${status}), and scigate follows redirects only within ${from.origin}: usually a sign-in or web page, ` +
+        `not an MCP endpoint; set the server's URL to its MCP endpoint itself, or use OAuth (auth mode "oauth") if the server requires a login.`,
+      { status, redirectedTo },
+    );
+  }
+  if (status === 307 || status === 308) return undefined;
+  return notAnMcpEndpoint(
+    `${named}: the server answered HTTP ${status} (a redirect to ${path}) where an MCP endpoint answers; set the server's URL to ${redirectedTo}.`,
+    { status, redirectedTo },
+  );
 }

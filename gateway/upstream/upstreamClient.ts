@@ -7,7 +7,7 @@ import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/z
 import { EmptyResultSchema, type CallToolResult, type LoggingLevel, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallsInFlight, GatewayError, leaveOnAbort, sharedSchemaValidator, type Clock, type Logger, type ProcessGroupRecord, type SecretScrubber } from '../core/index.js';
 import { lostConnection, toUpstreamError } from './upstreamErrors.js';
-import { isHtmlPageAnswer } from './htmlPageAnswers.js';
+import { isNotAnMcpEndpoint } from './notAnMcpEndpoint.js';
 import { refuseDeepResult } from './deepResults.js';
 import { outputSchemaRefusal, parseCallToolResult } from './callToolResult.js';
 import { DirectToolCalls, ToolRules, protocolRequestIds, type DirectCallOptions } from './directToolCalls.js';
@@ -341,9 +341,9 @@ export class UpstreamClient {
 
   /** Counts one failure in a row; past `maxConsecutiveFailures` the client stops for good. */
   private died(error: GatewayError): void {
-    // A missing login, or a URL that is a web page's, is no sign of a broken server: asking again
-    // (with backoff) cannot help and giving up would disable it; the admin's fix is what it waits for.
-    if (error.code === 'auth_required' || error.code === 'insufficient_scope' || isHtmlPageAnswer(error)) return;
+    // A missing login, or a URL that reaches no MCP endpoint (a web page, a sign-in redirect), is no
+    // sign of a broken server: asking again cannot help and giving up would disable it; the admin's fix is what it waits for.
+    if (error.code === 'auth_required' || error.code === 'insufficient_scope' || isNotAnMcpEndpoint(error)) return;
     this.deaths += 1;
     const limit = this.options.maxConsecutiveFailures;
     if (limit === undefined || this.deaths < limit || this.gaveUp || this.closed) return;
@@ -364,10 +364,10 @@ export class UpstreamClient {
       if (target.kind === 'sse' || method === 'POST') this.failConnection(client, lostConnection(this.named, error));
     };
     const transport = target.kind === 'sse' ? 'sse' : 'http';
-    const onStreamPage = (error: GatewayError) => void (this.failures.has(client) || this.failures.set(client, error));
+    const onStreamRefused = (error: GatewayError) => void (this.failures.has(client) || this.failures.set(client, error));
     const requestInit = (headers?: Record<string, string>, auth?: UpstreamAuth) => ({
       fetch: upstreamFetch({
-        named: this.named, transport, maxMessageBytes, onLost, onViolation: (error) => this.failConnection(client, error), onStreamPage, ...(auth ? { auth } : {}),
+        named: this.named, transport, maxMessageBytes, onLost, onViolation: (error) => this.failConnection(client, error), onStreamRefused, ...(auth ? { auth } : {}),
       }),
       ...(headers ? { requestInit: { headers } } : {}),
     });

@@ -18,20 +18,20 @@ export interface UpstreamFetchOptions {
   onLost: (method: string, error: unknown) => void;
   /** A message over the size bound: the connection is failed with this error. */
   onViolation: (error: GatewayError) => void;
-  /** An SSE stream answered with a web page (htmlPageAnswers.ts): the error its connect is to fail with. */
-  onStreamPage: (error: GatewayError) => void;
+  /** An SSE stream that reached no MCP endpoint (htmlPageAnswers.ts): the error its connect is to fail with. */
+  onStreamRefused: (error: GatewayError) => void;
   auth?: UpstreamAuth;
 }
 
 /**
  * The fetch an HTTP or SSE upstream is reached through, innermost first: aborts kept to their own
- * request, redirects only to the same origin, a broken-off response reported, every message bounded
- * in size, a web page where an MCP answer was due refused, a malformed answer turned into its
- * request's error, and the login's token added.
+ * request, redirects only to the same origin (any other refused as no MCP endpoint), a broken-off
+ * response reported, every message bounded in size, a web page where an MCP answer was due refused,
+ * a malformed answer turned into its request's error, and the login's token added.
  */
 export function upstreamFetch(options: UpstreamFetchOptions): FetchLike {
-  const { named, transport, maxMessageBytes, onLost, onViolation, onStreamPage, auth } = options;
-  const bounded = sizeBoundedFetch(lostResponseFetch(sameOriginRedirects(abortIsolatingFetch()), onLost), { id: named, maxMessageBytes, onViolation });
-  const repaired = malformedResponseFetch(htmlPageFetch(bounded, { named, transport, onStreamPage }), named);
+  const { named, transport, maxMessageBytes, onLost, onViolation, onStreamRefused, auth } = options;
+  const bounded = sizeBoundedFetch(lostResponseFetch(sameOriginRedirects(abortIsolatingFetch(), named), onLost), { id: named, maxMessageBytes, onViolation });
+  const repaired = malformedResponseFetch(htmlPageFetch(bounded, { named, transport, onStreamRefused }), named);
   return auth ? auth.wrapFetch(repaired) : repaired;
 }

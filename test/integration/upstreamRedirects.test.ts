@@ -61,7 +61,7 @@ describe("a custom HTTP server's redirects", () => {
     const error = await clientOf(front.url).listTools().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).message).toMatch(
-      /the server redirected to another origin \(http:\/\/127\.0\.0\.1:\d+\); the gateway follows redirects only within http:\/\/127\.0\.0\.1:\d+\. Set the server's URL to the endpoint itself\./,
+      /^redirecting: its URL redirects to http:\/\/127\.0\.0\.1:\d+\/mcp \(HTTP 307\), and scigate follows redirects only within http:\/\/127\.0\.0\.1:\d+: usually a sign-in or web page, not an MCP endpoint; set the server's URL to its MCP endpoint itself/,
     );
     expect(front.seen.length).toBeGreaterThan(0);
     expect(elsewhere.seen).toEqual([]);

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { adminApi, allowEverything } from '../fixtures/custom/adminApi.js';
+import { captureLogger } from '../fixtures/custom/captureLogger.js';
+import { startHeaderRecordingServer, type HeaderRecordingServer } from '../fixtures/custom/headerRecordingServer.js';
+import { serveHtmlPage, type HtmlPageServer } from '../fixtures/servers/htmlPageServer.js';
+import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
+
+const named = String.raw`"Portal" \(custom-[0-9a-f]{12}\)`;
+/** What the admin and the agent are told: where the URL was sent (origin and path only) and what to do. */
+const redirectAnswer = (portal: string, status: number) =>
+  new RegExp(
+    `^${named}: its URL redirects to ${escaped(portal)}/sso \\(HTTP ${status}\\), and scigate follows redirects only within http://127\\.0\\.0\\.1:\\d+: ` +
+      String.raw`usually a sign-in or web page, not an MCP endpoint; set the server's URL to its MCP endpoint itself, or use OAuth \(auth mode "oauth"\) if the server requires a login\.$`,
+  );
+
+/** The query string, fragment and credentials a sign-in redirect carries: none may reach an error, a status or a log. */
+const SECRETS = ['sso-user', 'sso-password', 'session-token-0f3a', 'state-9c1e'];
+const signInLocation = (portal: string) => portal.replace('//', '//sso-user:sso-password@') + '/sso?session=session-token-0f3a#state-9c1e';
+
+/**
+ * A custom server whose URL redirects to another origin: a sign-in portal (an SSO) or a site's
+ * landing page. The gateway does not follow it (the admin's headers would go along), and used to
+ * report it as "could not be reached" (upstream_unavailable, retryable): discovery was retried in
+ * the background until the server was disabled, and the admin checked the network when the URL (or
+ * a missing login) was what needed fixing.
+ */
+describe('a custom server whose URL redirects to another origin', () => {
+  let gateway: TestGateway | undefined;
+  let front: HtmlPageServer | undefined;
+  let portal: HtmlPageServer | undefined;
+  let backend: HeaderRecordingServer | undefined;
+  let log = captureLogger();
+  afterEach(async () => {
+    await gateway?.dispose();
+    await front?.close();
+    await portal?.close();
+    await backend?.close();
+    log = captureLogger();
+  });
+
+  it.each([
+    ['http', 302],
+    ['http', 307],
+    ['sse', 302],
+  ] as const)('over %s, answered %i: discovery and the connection test name where it was sent, at once; it is neither retried nor disabled', async (transport, status) => {
+    portal = await serveHtmlPage();
+    const portalOrigin = new URL(portal.url).origin;
+    front = await serveHtmlPage({ path: transport === 'sse' ? '/sse' : '/mcp', redirectTo: { status, location: signInLocation(portalOrigin) } });
+    gateway = await startTestGateway({}, undefined, { log });
+    const api = adminApi(gateway);
+
+    const created = await api.post('/api/mcp/servers', { name: 'Portal', transport, url: front.url, enabled: true });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.server.connection).toMatchObject({ state: 'error', message: expect.stringMatching(redirectAnswer(portalOrigin, status)) });
+    expect(created.body.server.discovery).toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'not_an_mcp_endpoint', status, redirectedTo: `${portalOrigin}/sso` },
+    });
+
+    const tested = await api.post(`/api/mcp/servers/${created.body.server.id}/test`);
+    expect(tested.body.ok).toBe(false);
+    expect(tested.body.checks.find((c: any) => c.name === 'connect')).toMatchObject({ ok: false, message: expect.stringMatching(redirectAnswer(portalOrigin, status)) });
+    expect(JSON.stringify(tested.body)).not.toMatch(/could not be reached/);
+
+    // One redirect for the discovery, one for the test: no discovery was retried in the background,
+    // no failure was counted towards disabling the server, and no request went to the portal.
+    expect(front.pagesServed).toBe(2);
+    expect(portal.pagesServed).toBe(0);
+    const after = (await api.get(`/api/mcp/servers/${created.body.server.id}`)).body.server;
+    expect(after).toMatchObject({ enabled: true, connection: { state: 'error', message: expect.stringMatching(redirectAnswer(portalOrigin, status)) } });
+    const told = JSON.stringify([created.body, tested.body, after]) + log.lines.join('\n');
+    for (const secret of SECRETS) expect(told).not.toContain(secret);
+  }, 60_000);
+
+  it('a tool call, once the URL starts redirecting to a sign-in page, fails at once as upstream_error saying where and what to do; it is not retried', async () => {
+    portal = await serveHtmlPage();
+    const portalOrigin = new URL(portal.url).origin;
+    backend = await startHeaderRecordingServer();
+    front = await serveHtmlPage({ passTo: backend.url, redirectTo: { status: 302, location: signInLocation(portalOrigin) } });
+    gateway = await startTestGateway({}, undefined, { log });
+    const api = adminApi(gateway);
+    const created = await api.post('/api/mcp/servers', { name: 'Portal', transport: 'http', url: front.url, enabled: true });
+    expect(created.status, created.text).toBe(201);
+    const tool = await vi.waitFor(async () => {
+      const found = (await api.get('/api/mcp/servers')).body.servers[0].tools?.find((t: any) => t.upstreamName === 'ping');
+      if (!found) throw new Error('not discovered yet');
+      return found.name as string;
+    }, { timeout: 30_000, interval: 50 });
+    const agent = await gateway.connect({ name: 'agent-redirect' });
+    await allowEverything(api, (await api.sessionOf('agent-redirect')).id);
+    expect(((await agent.callTool({ name: tool, arguments: {} })) as any).content).toContainEqual({ type: 'text', text: 'pong' });
+
+    front.showPage();
+    const answer = (await agent.callTool({ name: tool, arguments: {} })) as any;
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent.error).toMatchObject({ code: 'upstream_error', retryable: false, details: { reason: 'not_an_mcp_endpoint', redirectedTo: `${portalOrigin}/sso` } });
+    expect(answer.structuredContent.error.message).toMatch(redirectAnswer(portalOrigin, 302));
+    expect(front.pagesServed).toBe(1);
+    expect(portal.pagesServed).toBe(0);
+    for (const secret of SECRETS) expect(JSON.stringify(answer) + log.lines.join('\n')).not.toContain(secret);
+  }, 60_000);
+});
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
