@@ -6,7 +6,7 @@ import type { CustomUrlPolicy, OAuthSettings } from '../../../catalog/index.js';
 import { GatewayError, type Clock, type Logger, type OAuthLoginStore, type StoredOAuthLogin } from '../../core/index.js';
 import { loginProvider, refusalError, secretsOf, type PendingLogin } from './loginProvider.js';
 import { probeChallenge, type Challenge } from './probeChallenge.js';
-import { providerFetch } from './providerFetch.js';
+import { providerAccess } from './providerAccess.js';
 import type { ProviderTrace } from './providerTrace.js';
 import { decideCallback, type CallbackOutcome } from './callbackOutcome.js';
 import { loginError, refreshLogin } from './refreshLogin.js';
@@ -73,8 +73,11 @@ export class OAuthManager {
    * only: after a restart the saved login gets one more step-up.
    */
   private stepUp: string | undefined;
+  /** How this manager reaches its servers (see `providerAccess`). */
+  private readonly access: ReturnType<typeof providerAccess>;
 
   constructor(private readonly options: OAuthManagerOptions) {
+    this.access = providerAccess(options);
     this.current = { state: 'required', message: this.loginMessage('has no OAuth login yet') };
   }
 
@@ -123,7 +126,7 @@ export class OAuthManager {
 
   /** Begins a login: discovery, registration and PKCE in the backend; the browser only gets the URL. */
   async begin(redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: string; state: string }> {
-    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.rawFetch)), ...(this.challenge.scope ? { scope: this.challenge.scope } : {}) };
+    if (!this.challenge.resourceMetadataUrl) this.challenge = { ...(await probeChallenge(this.options, this.access.raw)), ...(this.challenge.scope ? { scope: this.challenge.scope } : {}) };
     const pending: PendingLogin = {
       state: randomBytes(32).toString('base64url'),
       redirectUri,
@@ -142,7 +145,7 @@ export class OAuthManager {
     const ifRefused = reuse ? "; if the provider's page refuses this client (it no longer knows its registration), Cancel and log in again, which registers anew" : '';
     this.setStatus({ state: 'authorizing', message: `waiting for the login in the browser${ifRefused}` });
     try {
-      const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.authOptions(pending.scope, trace));
+      const result = await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), this.access.authOptions(this.challenge.resourceMetadataUrl, pending.scope, trace));
       if (result !== 'REDIRECT' || !pending.authorizationUrl) throw new Error('the authorization server gave no authorization URL');
     } catch (error) {
       if (this.pending === pending) {
@@ -177,7 +180,7 @@ export class OAuthManager {
     }
     const trace: ProviderTrace = {};
     try {
-      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.authOptions(pending.scope, trace), authorizationCode: decided.code });
+      await auth(loginProvider(pending, this.options.settings, this.options.urlPolicy), { ...this.access.authOptions(this.challenge.resourceMetadataUrl, pending.scope, trace), authorizationCode: decided.code });
     } catch (error) {
       if (this.pending === pending) this.pending = undefined;
       if (pending.generation === this.generation) {
@@ -295,7 +298,7 @@ export class OAuthManager {
     let tokens: OAuthTokens | 'refused';
     const trace: ProviderTrace = {};
     try {
-      tokens = await refreshLogin(login, refreshToken, this.fetchFor(trace), trace);
+      tokens = await refreshLogin(login, refreshToken, this.access.bounded(trace), trace);
     } catch (error) {
       const failure = GatewayError.from(error);
       this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token refresh failed');
@@ -362,26 +365,6 @@ export class OAuthManager {
     this.consentAsked = undefined;
     this.challenge = { ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl } : {}) };
     this.setStatus({ state: 'authorized', message: 'logged in' });
-  }
-
-  private authOptions(scope: string | undefined, trace: ProviderTrace) {
-    return {
-      serverUrl: this.options.url,
-      ...(this.challenge.resourceMetadataUrl ? { resourceMetadataUrl: new URL(this.challenge.resourceMetadataUrl) } : {}),
-      ...(scope ? { scope } : {}),
-      fetchFn: this.fetchFor(trace),
-    };
-  }
-
-  /** For the authorization server: bounded in time, answers read in full and noted in `trace` (see `providerFetch`). */
-  private fetchFor(trace: ProviderTrace): FetchLike {
-    const { providerTimeoutMs, urlPolicy } = this.options;
-    return providerFetch(this.rawFetch, { trace, ...(providerTimeoutMs !== undefined ? { timeoutMs: providerTimeoutMs } : {}), ...(urlPolicy ? { urlPolicy } : {}) });
-  }
-
-  /** For the MCP server's own URL (the probe bounds itself and reads no body). */
-  private get rawFetch(): FetchLike {
-    return this.options.fetch ?? ((url, init) => fetch(url, init));
   }
 
   private loginMessage(why: string): string {
