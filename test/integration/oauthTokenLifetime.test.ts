@@ -111,7 +111,8 @@ describe('a renewal before expiry that the provider cannot answer now', () => {
         const valid = (await earlyAgent.callTool({ name: tool, arguments: { message: 'still valid' } })) as any;
         expect(valid.isError, JSON.stringify(valid)).toBeFalsy();
         expect(JSON.stringify(valid.content)).toContain('Echo: still valid');
-        expect(tokenRequests()).toBeGreaterThan(asked);
+        // The renewal runs beside the call, which does not wait for it.
+        await vi.waitFor(() => expect(tokenRequests()).toBeGreaterThan(asked));
         expect((await earlyApi.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
         clock.advance(10_000);
         const expired = (await earlyAgent.callTool({ name: tool, arguments: { message: 'expired' } })) as any;
@@ -122,6 +123,43 @@ describe('a renewal before expiry that the provider cannot answer now', () => {
       const later = (await earlyAgent.callTool({ name: tool, arguments: { message: 'later' } })) as any;
       expect(later.isError, JSON.stringify(later)).toBeFalsy();
     } finally {
+      await early.dispose();
+    }
+  });
+
+  it('a token endpoint that holds its answer does not hold the call: it goes through with the token in hand at once', async () => {
+    const clock = new FakeClock();
+    const early = await startTestGateway({}, undefined, { clock });
+    // Token requests the provider holds, and whether the gateway gave up on each (its provider timeout).
+    const held: Array<{ release: () => void; abandoned: boolean }> = [];
+    try {
+      const earlyApi = adminApi(early);
+      const earlyAgent = await early.connect({ name: 'held-renewal-agent' });
+      await allowEverything(earlyApi, (await earlyApi.sessionOf('held-renewal-agent')).id);
+      const { id, tool } = await loggedInServer('Held renewal', undefined, earlyApi);
+      upstream.asHook = (req, res, next) => {
+        if (req.path !== '/token') return next();
+        const request = { release: next, abandoned: false };
+        res.on('close', () => (request.abandoned ||= !res.writableFinished));
+        held.push(request);
+      };
+      // 10 s before the end of its 30 s lifetime: due for renewal, still valid.
+      clock.advance(20_000);
+      for (const message of ['one', 'two']) {
+        const result = (await earlyAgent.callTool({ name: tool, arguments: { message } })) as any;
+        expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      }
+      // One renewal for both calls, still waiting for the provider's answer.
+      await vi.waitFor(() => expect(held).toHaveLength(1));
+      expect(held[0]!.abandoned).toBe(false);
+      const refreshes = upstream.provider.refreshes;
+      upstream.asHook = undefined;
+      held.splice(0).forEach((request) => request.release());
+      await vi.waitFor(() => expect(upstream.provider.refreshes).toBe(refreshes + 1));
+      expect((await earlyApi.get(`/api/mcp/servers/${id}`)).body.server.authState).toBe('authorized');
+    } finally {
+      upstream.asHook = undefined;
+      held.splice(0).forEach((request) => request.abandoned || request.release());
       await early.dispose();
     }
   });

@@ -224,24 +224,40 @@ export class OAuthManager {
   }
 
   /**
-   * The access token to send now: renewed first when it is due (see `renewalDueAt`); undefined without a login.
-   * A renewal that fails for a passing reason while the token has not expired yet sends that token: the next call renews.
+   * The access token to send now; undefined without a login. One due for renewal (see `renewalDueAt`)
+   * but not expired yet is sent at once while a renewal runs in the background: a provider that is
+   * slow or down does not hold every call of the last minute. An expired one waits for the renewal.
    */
   async accessToken(): Promise<string | undefined> {
     const login = this.login;
     if (!login) return undefined;
     const dueAt = renewalDueAt(login);
-    if (dueAt === undefined || this.options.clock.now() < dueAt) return login.tokens.access_token as string;
+    const now = this.options.clock.now();
+    if (dueAt === undefined || now < dueAt) return login.tokens.access_token as string;
+    if (!hasExpired(login, now)) {
+      this.renewInBackground();
+      return login.tokens.access_token as string;
+    }
     try {
       return await this.refresh();
     } catch (error) {
-      // The login in hand now: a new login that finished meanwhile is sent instead; a clear leaves none.
+      // A new login that finished while the renewal failed is sent instead; a clear leaves none.
       const current = this.login;
-      const failure = GatewayError.from(error);
-      if (!current || !failure.retryable || hasExpired(current, this.options.clock.now())) throw error;
-      this.options.log.warn({ sourceId: this.options.serverId, code: failure.code }, 'OAuth token renewal postponed: the access token is still valid and is sent until it expires');
+      if (!current || !GatewayError.from(error).retryable || hasExpired(current, this.options.clock.now())) throw error;
       return current.tokens.access_token as string;
     }
+  }
+
+  /**
+   * Starts the shared renewal unless one runs. Nobody waits for it, so its failure is only logged
+   * (never an unhandled rejection); the next call that finds the token due starts another. A refusal
+   * needs no handling here: `runRefresh` itself moves the server to "expired".
+   */
+  private renewInBackground(): void {
+    if (this.refreshing) return;
+    this.refresh().catch((error: unknown) => {
+      this.options.log.warn({ sourceId: this.options.serverId, code: GatewayError.from(error).code }, 'OAuth token renewal postponed: the access token is still valid and is sent until it expires');
+    });
   }
 
   /** After a 401 for `rejected`: the token another request already renewed, or one shared refresh. */
