@@ -5,7 +5,8 @@ import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/
 import type { Clock } from '../core/index.js';
 import { DEFAULT_SESSION_LIMITS, LiveSessions, type SessionLimits, type SessionReservation } from './liveSessions.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
+import { STARTUP_DISCOVERY_WAIT_MS, createDownstreamServer, sessionFeatures, type DownstreamDeps } from './downstreamServer.js';
+import { SessionOpenings } from './sessionOpenings.js';
 import { createSourceServer, sourceFeatures } from './sourceView.js';
 import { connectSessionServer, endSession, persistSession } from '../front/index.js';
 import { readJsonBody } from './readJsonBody.js';
@@ -30,7 +31,7 @@ export interface McpHttpRouter {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Live MCP sessions. */
   sessionCount(): number;
-  /** Closes every live session (the gateway is stopping). */
+  /** Refuses new sessions, then closes every live session and every one still opening (the gateway is stopping). */
   closeAll(): Promise<void>;
 }
 
@@ -38,6 +39,12 @@ const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** What a request still open hears when the gateway stops under it. */
 const GATEWAY_STOPPING = 'scigate is stopping: this request was cancelled (a tool call is audited as cancelled). Send it again once the gateway is back.';
+
+/**
+ * How long a stop waits for sessions caught opening to get their server and close: an opening waits
+ * this long for start-up discovery at most (sessionFeatures).
+ */
+const OPENINGS_STOP_WAIT_MS = STARTUP_DISCOVERY_WAIT_MS;
 
 /** Largest /mcp request body (a tools/call with big arguments fits; a flood does not). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -50,6 +57,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
   const live = new LiveSessions(deps.sessionLimits ?? DEFAULT_SESSION_LIMITS, deps.clock);
   const stopped = new AbortController();
+  const openings = new SessionOpenings<NodeStreamableTransport>(stopped.signal, GATEWAY_STOPPING);
   void sweepIdle(live, deps.clock, stopped.signal);
   const router = Router();
   const readBody = readJsonBody({ maxBytes: MAX_BODY_BYTES });
@@ -82,6 +90,13 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     // kept its server and subscriptions for good), or a live one is evicted to make room.
     const refusal = checkPost(req.headers, req.body as unknown as JSONRPCMessage, undefined);
     if (refusal) return sendRefusal(res, refusal);
+    // A stop closes what is open; a session opened after it would outlive it. The same error as the
+    // requests the stop cancels (-32000, as the transport answers them), under 503 as the cap's refusal:
+    // the gateway is unavailable for now, not the request wrong.
+    // checkPost refused an initialize without an id, so its answer can name the one it has.
+    const initializeId = (req.body as unknown as { id: string | number }).id;
+    const stopping = () => sendRpcError(res, { status: 503, code: -32000, message: GATEWAY_STOPPING, id: initializeId });
+    if (stopped.signal.aborted) return stopping();
     await live.evictionCandidate()?.close().catch(() => {});
     // Reserved in the same turn as the check: no other initialize can take this place meanwhile.
     const reservation = live.reserve();
@@ -89,8 +104,9 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
       return rpcError(res, 503, -32000, 'Too many open MCP sessions, all busy; retry later, or raise --max-sessions (SCIGATE_MAX_SESSIONS).');
     }
     try {
-      const transport = await openSession({ deps, live, reservation, project, newServer, endpoints, endpoint });
-      await transport.handleNodeRequest(req, res, req.body);
+      const opening = openSession({ deps, live, reservation, project, newServer, endpoints, endpoint });
+      const joined = await openings.open(opening, (transport) => transport.handleNodeRequest(req, res, req.body));
+      if (!joined) stopping();
     } finally {
       // A session that joined gave its place back as it did; one that failed to open or never joined gives it back here.
       reservation.release();
@@ -128,6 +144,7 @@ export function createMcpHttpRouter(deps: McpHttpDeps): McpHttpRouter {
     sessionCount: () => live.size,
     closeAll: async () => {
       stopped.abort();
+      await openings.settled(OPENINGS_STOP_WAIT_MS);
       await Promise.all(live.transports().map((t) => t.close(GATEWAY_STOPPING).catch(() => {})));
     },
   };
