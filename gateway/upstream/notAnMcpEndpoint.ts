@@ -4,9 +4,11 @@ import { GatewayError } from '../core/index.js';
 const REASON = 'not_an_mcp_endpoint';
 
 /**
- * A URL that reaches no MCP endpoint: it answered with a web page (htmlPageAnswers.ts) or with a
- * redirect the gateway does not follow (sameOriginRedirects.ts). Asking again gets the same answer,
- * so it is not retryable, and the admin's fix of the URL (or a login) is what it waits for.
+ * A URL that reaches no MCP endpoint: it answered with a web page (htmlPageAnswers.ts), or with a
+ * redirect the gateway does not follow, one that leads nowhere (no Location, or one that is no URL)
+ * or a redirect loop (sameOriginRedirects.ts; `details.redirect` says which of the last three).
+ * Asking again gets the same answer, so it is not retryable, and the admin's fix of the URL (or a
+ * login, or of the server) is what it waits for.
  */
 export function notAnMcpEndpoint(message: string, details: Record<string, unknown>): GatewayError {
   return new GatewayError('upstream_error', message, { details: { reason: REASON, ...details } });

@@ -73,6 +73,9 @@ describe("a custom HTTP server's redirects", () => {
     const moved = await clientOf(`${origin}/moved`).listTools().catch((e: unknown) => e);
     expect((moved as GatewayError).message).toContain(`the server answered HTTP 302 (a redirect to /mcp) where an MCP endpoint answers; set the server's URL to ${origin}/mcp.`);
     const loop = await clientOf(`${origin}/loop`).listTools().catch((e: unknown) => e);
-    expect((loop as GatewayError).message).toContain('the server redirected more than 5 times; set its URL to the endpoint itself.');
+    expect(loop).toMatchObject({ code: 'upstream_error', retryable: false, details: { reason: 'not_an_mcp_endpoint', redirect: 'loop' } });
+    expect((loop as GatewayError).message).toBe(
+      `redirecting: its URL redirects in a loop (more than 5 redirects within ${origin}), so it reaches no MCP endpoint; check the server's URL (set it to the MCP endpoint itself).`,
+    );
   });
 });
