@@ -1,14 +1,15 @@
 import {
-  GatewayError, cancelledBy, requireSession, withFields, type AuthorizationBasis, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
+  GatewayError, cancelledBy, requireSession, withFields, type CallDeadline, type Clock, type EventHub, type GatewayEvent, type Logger,
   type NewId, type PermissionAuthorizationRecord, type PermissionChannel, type PermissionDecision, type PermissionGrantRecord,
-  type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution, type PermissionStore,
+  type PermissionRequestRecord, type PermissionRequestStatus, type PermissionStore,
   type SecretScrubber, type SessionRecord, type SessionStore, type ApprovalMode, type InvocationOrigin,
 } from '../core/index.js';
 import { askWhileOpen, type ClientApprover } from './clientApproval.js';
 import type { DangerousAction } from './dangerousActions.js';
+import { DecisionWrites } from './decisionWrites.js';
 import { finishWaiters, type Resolved } from './finishWaiters.js';
 import { PendingRequests, type Waiter } from './pendingRequests.js';
-import { newAuthorization, newPermissionRequest, resolutionOf, sameAction } from './permissionRecords.js';
+import { newAuthorization, newPermissionRequest, sameAction } from './permissionRecords.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
 import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk, unrecordedWithNobodyElse } from './unansweredErrors.js';
 
@@ -72,6 +73,7 @@ export interface AuthorizeInput {
  */
 export class PermissionGate {
   private readonly pending = new PendingRequests();
+  private readonly writes: DecisionWrites;
   private readonly approvalTimeoutMs: number;
   /**
    * Bumped in the tick that a mode switch or an allow_matching claims the waiting actions. An
@@ -82,6 +84,7 @@ export class PermissionGate {
 
   constructor(private readonly deps: PermissionGateDeps) {
     this.approvalTimeoutMs = deps.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    this.writes = new DecisionWrites(deps);
     if (!Number.isInteger(this.approvalTimeoutMs) || this.approvalTimeoutMs < 1) {
       throw new Error('createPermissionGate: approvalTimeoutMs must be a positive integer (milliseconds)');
     }
@@ -96,10 +99,10 @@ export class PermissionGate {
     const releasesBefore = this.releases;
     const session = input.session ?? (await requireSession(this.deps.sessions, input.sessionId));
     const base = { subject: withFields(input, input.action), requestId: null, epoch: session.permissionEpoch };
-    if (input.origin === 'inspector') return this.appendAuthorization(withFields(base, { basis: 'allow_once', via: 'inspector' } as const), input.onDurable);
-    if (session.approvalMode === 'always_allow') return this.appendAuthorization(withFields(base, { basis: 'always_allow', via: 'mode' } as const), input.onDurable);
+    if (input.origin === 'inspector') return this.writes.append(withFields(base, { basis: 'allow_once', via: 'inspector' } as const), input.onDurable);
+    if (session.approvalMode === 'always_allow') return this.writes.append(withFields(base, { basis: 'always_allow', via: 'mode' } as const), input.onDurable);
     const grant = await this.deps.store.findGrant(session.id, input.action.action, input.action.resource);
-    if (grant) return this.appendAuthorization(withFields(base, { basis: 'grant', via: 'grant', grantId: grant.id } as const), input.onDurable);
+    if (grant) return this.writes.append(withFields(base, { basis: 'grant', via: 'grant', grantId: grant.id } as const), input.onDurable);
     if (input.signal.aborted) throw cancelledBy(input.signal);
     // The call's own copy of the Session may predate a mode switch that would release it: read it now.
     if (input.session) return this.authorize({ ...input, session: undefined });
@@ -133,8 +136,8 @@ export class PermissionGate {
     if (decision === 'allow_matching') this.releases += 1;
     await this.resolveClaimed([waiter, ...others], async () =>
       decision === 'allow_matching'
-        ? this.allowMatching(waiter, others, options.via, epoch)
-        : [await this.resolveOne(waiter, decision, options.via, epoch)],
+        ? this.writes.allowMatching(waiter, others, options.via, epoch)
+        : [await this.writes.one(waiter, decision, options.via, epoch)],
     );
     return (await this.deps.store.getRequest(requestId))!;
   }
@@ -149,7 +152,7 @@ export class PermissionGate {
     this.releases += 1;
     const updated = await updating.catch((error: unknown) => this.unclaim(woken, error));
     this.deps.events.publish('session.updated', sessionId, updated);
-    await this.resolveClaimed(woken, () => this.authorizeEach(woken, { basis: 'always_allow', via: 'mode', epoch: updated.permissionEpoch }));
+    await this.resolveClaimed(woken, () => this.writes.each(woken, { basis: 'always_allow', via: 'mode', epoch: updated.permissionEpoch }));
     return updated;
   }
 
@@ -157,7 +160,7 @@ export class PermissionGate {
   async cancelSession(sessionId: string): Promise<number> {
     const waiters = this.pending.claimWhere((r) => r.sessionId === sessionId);
     const error = new GatewayError('cancelled', 'The MCP session closed while the action waited for permission.');
-    await finishWaiters(this.deps, waiters.map((w): Resolved => [w, this.resolution('cancelled', null, 'session_end'), { error }]));
+    await finishWaiters(this.deps, waiters.map((w): Resolved => [w, this.writes.resolution('cancelled', null, 'session_end'), { error }]));
     return waiters.length;
   }
 
@@ -259,7 +262,7 @@ export class PermissionGate {
     const waiter = this.pending.claim(id);
     if (!waiter) return;
     // The action ends (it never runs) even when the store cannot record how: the wait is not stranded.
-    await finishWaiters(this.deps, [[waiter, this.resolution(status, null, via), { error }]]).catch((failure: unknown) =>
+    await finishWaiters(this.deps, [[waiter, this.writes.resolution(status, null, via), { error }]]).catch((failure: unknown) =>
       this.deps.log.warn({ err: failure, requestId: id }, 'could not record how an unanswered permission request ended; its action did not run'),
     );
   }
@@ -281,24 +284,18 @@ export class PermissionGate {
     throw error;
   }
 
-  private async resolveOne(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
-    const allowed = decision !== 'deny';
-    const authorization = await this.appendAuthorization({ subject: waiter.request, requestId: waiter.request.id, epoch, basis: decision, via, allowed });
-    return [waiter, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization), { authorization }];
-  }
-
   /**
    * A decision for an action that waits on another replica: written to the shared store first (a
    * conditional update, so a decision made meanwhile elsewhere wins and this one is a 409), then
    * announced; the waiting replica wakes on the event and re-reads the store.
    */
   private async decideForReplica(request: PermissionRequestRecord, decision: PermissionDecision, via: PermissionChannel, epoch: number) {
-    const grant = decision === 'allow_matching' ? this.newGrant(request, epoch) : undefined;
+    const grant = decision === 'allow_matching' ? this.writes.newGrant(request, epoch) : undefined;
     const allowed = decision !== 'deny';
     const authorization = newAuthorization({
       id: this.deps.newId('pauth'), subject: request, requestId: request.id, epoch, basis: decision, via, allowed, at: this.nowIso(), ...(grant ? { grantId: grant.id } : {}),
     });
-    const won = await this.deps.store.resolveRequest(request.id, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization));
+    const won = await this.deps.store.resolveRequest(request.id, this.writes.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization));
     if (!won) throw alreadyDecided((await this.deps.store.getRequest(request.id))!, epoch);
     await this.deps.store.addAuthorization(authorization);
     if (grant) await this.deps.store.addGrant(grant);
@@ -334,63 +331,11 @@ export class PermissionGate {
     const waiters = this.pending.claimWhere(release.matches);
     this.releases += 1;
     const { basis, via, epoch, grantId } = release;
-    await this.resolveClaimed(waiters, () => this.authorizeEach(waiters, { basis, via, epoch, ...(grantId ? { grantId } : {}) }));
-  }
-
-  /** One authorization per action a mode switch or another replica's Grant releases. */
-  private async authorizeEach(waiters: Waiter[], r: { basis: AuthorizationBasis; via: PermissionChannel; epoch: number; grantId?: string }): Promise<Resolved[]> {
-    const resolved: Resolved[] = [];
-    for (const waiter of waiters) {
-      const authorization = await this.appendAuthorization({ subject: waiter.request, requestId: waiter.request.id, ...r });
-      resolved.push([waiter, this.resolution('allowed', r.basis, r.via, authorization), { authorization }]);
-    }
-    return resolved;
-  }
-
-  private newGrant(request: PermissionRequestRecord, epoch: number): PermissionGrantRecord {
-    const { sessionId, action, resource, id: requestId } = request;
-    return { id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null };
-  }
-
-  /** One Grant, then one authorization per released action: the decided one and every matching one. */
-  private async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<Resolved[]> {
-    const grant = this.newGrant(first.request, epoch);
-    await this.deps.store.addGrant(grant);
-    this.deps.events.publish('grant.created', first.request.sessionId, grant);
-    const resolved: Resolved[] = [];
-    for (const waiter of [first, ...others]) {
-      const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
-      const authorization = await this.appendAuthorization({
-        subject: waiter.request, requestId: waiter.request.id, epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
-      });
-      resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
-    }
-    return resolved;
-  }
-
-  private resolution(
-    status: PermissionRequestStatus,
-    basis: AuthorizationBasis | null,
-    via: PermissionChannel,
-    authorization?: PermissionAuthorizationRecord,
-  ): PermissionResolution {
-    return resolutionOf({ status, basis, via, at: this.nowIso() }, authorization);
-  }
-
-  /** Appends one authorization; resolves once it is durable, or at once when `onDurable` takes the write. */
-  private async appendAuthorization(
-    a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>,
-    onDurable?: (write: Promise<void>) => void,
-  ): Promise<PermissionAuthorizationRecord> {
-    const record = newAuthorization(withFields(a, { id: this.deps.newId('pauth'), at: this.nowIso() }));
-    const write = this.deps.store.addAuthorization(record);
-    if (onDurable) onDurable(write);
-    else await write;
-    return record;
+    await this.resolveClaimed(waiters, () => this.writes.each(waiters, { basis, via, epoch, ...(grantId ? { grantId } : {}) }));
   }
 
   private nowIso(): string {
-    return new Date(this.deps.clock.now()).toISOString();
+    return this.writes.nowIso();
   }
 }
 

@@ -1,0 +1,80 @@
+import {
+  withFields, type AuthorizationBasis, type Clock, type EventHub, type NewId, type PermissionAuthorizationRecord, type PermissionChannel,
+  type PermissionDecision, type PermissionGrantRecord, type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution,
+  type PermissionStore,
+} from '../core/index.js';
+import type { Resolved } from './finishWaiters.js';
+import type { Waiter } from './pendingRequests.js';
+import { newAuthorization, resolutionOf } from './permissionRecords.js';
+
+/**
+ * Writes what a decision rests on (authorizations, a Grant) before its requests are resolved.
+ * Apart from the gate, which decides who is released and when, so the order of these writes,
+ * which decides what a failed write leaves behind, reads in one place.
+ */
+export class DecisionWrites {
+  constructor(private readonly deps: { store: PermissionStore; events: EventHub; clock: Clock; newId: NewId }) {}
+
+  /** A human's allow_once or deny for one waiting action. */
+  async one(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
+    const allowed = decision !== 'deny';
+    const authorization = await this.append({ subject: waiter.request, requestId: waiter.request.id, epoch, basis: decision, via, allowed });
+    return [waiter, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization), { authorization }];
+  }
+
+  /** One authorization per action a mode switch or another replica's Grant releases. */
+  async each(waiters: Waiter[], r: { basis: AuthorizationBasis; via: PermissionChannel; epoch: number; grantId?: string }): Promise<Resolved[]> {
+    const resolved: Resolved[] = [];
+    for (const waiter of waiters) {
+      const authorization = await this.append({ subject: waiter.request, requestId: waiter.request.id, ...r });
+      resolved.push([waiter, this.resolution('allowed', r.basis, r.via, authorization), { authorization }]);
+    }
+    return resolved;
+  }
+
+  newGrant(request: PermissionRequestRecord, epoch: number): PermissionGrantRecord {
+    const { sessionId, action, resource, id: requestId } = request;
+    return { id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null };
+  }
+
+  /** One Grant, then one authorization per released action: the decided one and every matching one. */
+  async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<Resolved[]> {
+    const grant = this.newGrant(first.request, epoch);
+    await this.deps.store.addGrant(grant);
+    this.deps.events.publish('grant.created', first.request.sessionId, grant);
+    const resolved: Resolved[] = [];
+    for (const waiter of [first, ...others]) {
+      const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
+      const authorization = await this.append({
+        subject: waiter.request, requestId: waiter.request.id, epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
+      });
+      resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
+    }
+    return resolved;
+  }
+
+  resolution(
+    status: PermissionRequestStatus,
+    basis: AuthorizationBasis | null,
+    via: PermissionChannel,
+    authorization?: PermissionAuthorizationRecord,
+  ): PermissionResolution {
+    return resolutionOf({ status, basis, via, at: this.nowIso() }, authorization);
+  }
+
+  /** Appends one authorization; resolves once it is durable, or at once when `onDurable` takes the write. */
+  async append(
+    a: Omit<Parameters<typeof newAuthorization>[0], 'id' | 'at'>,
+    onDurable?: (write: Promise<void>) => void,
+  ): Promise<PermissionAuthorizationRecord> {
+    const record = newAuthorization(withFields(a, { id: this.deps.newId('pauth'), at: this.nowIso() }));
+    const write = this.deps.store.addAuthorization(record);
+    if (onDurable) onDurable(write);
+    else await write;
+    return record;
+  }
+
+  nowIso(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+}
