@@ -1,5 +1,5 @@
 import {
-  withFields, type AuthorizationBasis, type Clock, type EventHub, type NewId, type PermissionAuthorizationRecord, type PermissionChannel,
+  withFields, type AuthorizationBasis, type Clock, type Logger, type NewId, type PermissionAuthorizationRecord, type PermissionChannel,
   type PermissionDecision, type PermissionGrantRecord, type PermissionRequestRecord, type PermissionRequestStatus, type PermissionResolution,
   type PermissionStore,
 } from '../core/index.js';
@@ -13,7 +13,7 @@ import { newAuthorization, resolutionOf } from './permissionRecords.js';
  * which decides what a failed write leaves behind, reads in one place.
  */
 export class DecisionWrites {
-  constructor(private readonly deps: { store: PermissionStore; events: EventHub; clock: Clock; newId: NewId }) {}
+  constructor(private readonly deps: { store: PermissionStore; clock: Clock; newId: NewId }) {}
 
   /** A human's allow_once or deny for one waiting action. */
   async one(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
@@ -37,20 +37,34 @@ export class DecisionWrites {
     return { id: this.deps.newId('grt'), sessionId, action, resource, requestId, epoch, createdAt: this.nowIso(), revokedAt: null };
   }
 
-  /** One Grant, then one authorization per released action: the decided one and every matching one. */
-  async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<Resolved[]> {
-    const grant = this.newGrant(first.request, epoch);
-    await this.deps.store.addGrant(grant);
-    this.deps.events.publish('grant.created', first.request.sessionId, grant);
+  /**
+   * One authorization per released action (the decided one and every matching one), then the Grant
+   * they name: written last, so a decision whose writes fail leaves no Grant in force.
+   */
+  async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, grant: PermissionGrantRecord): Promise<Resolved[]> {
     const resolved: Resolved[] = [];
     for (const waiter of [first, ...others]) {
       const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
       const authorization = await this.append({
-        subject: waiter.request, requestId: waiter.request.id, epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
+        subject: waiter.request, requestId: waiter.request.id, epoch: grant.epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
       });
       resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
     }
+    await this.deps.store.addGrant(grant);
     return resolved;
+  }
+
+  /**
+   * Revokes the Grant of an allow_matching decision that failed after writing it, unless its request
+   * was resolved with it after all (the decision stands); true when the Grant stands.
+   */
+  async keepGrantIfDecided(grant: PermissionGrantRecord, log: Logger): Promise<boolean> {
+    const request = await this.deps.store.getRequest(grant.requestId).catch(() => undefined);
+    if (request?.status === 'allowed' && request.grantId === grant.id) return true;
+    await this.deps.store.revokeGrant(grant.id, this.nowIso()).catch((error: unknown) =>
+      log.error({ err: error, grantId: grant.id }, 'could not revoke the Grant of an allow_matching decision that failed; revoke it by hand'),
+    );
+    return false;
   }
 
   resolution(

@@ -13,8 +13,14 @@ export type Resolved = [Waiter, PermissionResolution, WaitOutcome];
  * settled: an allowing or denying one leaves it waiting, unclaimed, so the human can decide again
  * and the timeout or a cancellation can still end it; an ending (timeout, cancellation, session
  * end) ends it anyway, since its action does not run either way. Then the first failure is thrown.
+ * With `settleAllowed` (the allowing decision took effect elsewhere: a stored switch to always_allow
+ * that nobody can decide against), an allowing one is settled too: its authorization is durable.
  */
-export async function finishWaiters(deps: { store: PermissionStore; events: EventHub }, resolved: Resolved[]): Promise<void> {
+export async function finishWaiters(
+  deps: { store: PermissionStore; events: EventHub },
+  resolved: Resolved[],
+  options: { settleAllowed?: boolean } = {},
+): Promise<void> {
   const written = await Promise.allSettled(resolved.map(([waiter, resolution]) => deps.store.resolveRequest(waiter.request.id, resolution)));
   let failure: { reason: unknown } | undefined;
   const lost: Waiter[] = [];
@@ -22,7 +28,7 @@ export async function finishWaiters(deps: { store: PermissionStore; events: Even
     const write = written[i]!;
     if (write.status === 'rejected') {
       failure ??= { reason: write.reason };
-      if ('error' in outcome) waiter.settle(outcome);
+      if ('error' in outcome || options.settleAllowed) waiter.settle(outcome);
       else waiter.claimed = false;
       return;
     }

@@ -10,6 +10,7 @@ import { DecisionWrites } from './decisionWrites.js';
 import { finishWaiters, type Resolved } from './finishWaiters.js';
 import { PendingRequests, type Waiter } from './pendingRequests.js';
 import { newAuthorization, newPermissionRequest, sameAction } from './permissionRecords.js';
+import { ReleasesInFlight } from './releasesInFlight.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
 import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk, unrecordedWithNobodyElse } from './unansweredErrors.js';
 
@@ -74,6 +75,7 @@ export interface AuthorizeInput {
 export class PermissionGate {
   private readonly pending = new PendingRequests();
   private readonly writes: DecisionWrites;
+  private readonly releasing = new ReleasesInFlight();
   private readonly approvalTimeoutMs: number;
   /**
    * Bumped in the tick that a mode switch or an allow_matching claims the waiting actions. An
@@ -108,6 +110,9 @@ export class PermissionGate {
     if (input.session) return this.authorize({ ...input, session: undefined });
     // Each retry needs another release meanwhile, so this ends as soon as releases stop.
     if (this.releases !== releasesBefore) return this.authorize(input);
+    const releasing = this.releasing.settled(session.id);
+    // A release being written (a mode switch, an allow_matching Grant) may make the wait unnecessary.
+    if (releasing) return releasing.then(() => this.authorize(input));
     if (!input.askClient && this.deps.adminApproval === false) throw nobodyToAsk(input);
     return this.waitForHuman(input, session);
   }
@@ -131,14 +136,12 @@ export class PermissionGate {
     // Pending but not waiting here: with replicas, its action waits on another one (or is ending here).
     if (!waiter && request.status === 'pending' && this.deps.events.relayed) return this.decideForReplica(request, decision, options.via, epoch);
     if (!waiter) throw alreadyDecided(request, epoch);
-    // Claimed in the same tick as the decided request: all matching actions are released together.
-    const others = decision === 'allow_matching' ? this.pending.claimWhere((r) => sameAction(r, request)) : [];
-    if (decision === 'allow_matching') this.releases += 1;
-    await this.resolveClaimed([waiter, ...others], async () =>
-      decision === 'allow_matching'
-        ? this.writes.allowMatching(waiter, others, options.via, epoch)
-        : [await this.writes.one(waiter, decision, options.via, epoch)],
-    );
+    if (decision === 'allow_matching') {
+      // Claimed in the same tick as the decided request: all matching actions are released together.
+      const others = this.pending.claimWhere((r) => sameAction(r, request));
+      this.releases += 1;
+      await this.releasing.track(request.sessionId, this.allowMatching(waiter, others, options.via, epoch));
+    } else await this.resolveClaimed([waiter], async () => [await this.writes.one(waiter, decision, options.via, epoch)]);
     return (await this.deps.store.getRequest(requestId))!;
   }
 
@@ -146,13 +149,27 @@ export class PermissionGate {
   async setApprovalMode(sessionId: string, mode: ApprovalMode): Promise<SessionRecord> {
     const session = await requireSession(this.deps.sessions, sessionId);
     if (session.approvalMode === mode) return session;
-    const updating = this.deps.sessions.setApprovalMode(sessionId, mode);
-    // Claimed in the same tick as the epoch rotation, so no decision for the old epoch slips in between.
+    // Claimed before anything is written, so no decision for the old epoch slips in between.
     const woken = mode === 'always_allow' ? this.pending.claimWhere((r) => r.sessionId === sessionId) : [];
     this.releases += 1;
-    const updated = await updating.catch((error: unknown) => this.unclaim(woken, error));
-    this.deps.events.publish('session.updated', sessionId, updated);
-    await this.resolveClaimed(woken, () => this.writes.each(woken, { basis: 'always_allow', via: 'mode', epoch: updated.permissionEpoch }));
+    return this.releasing.track(sessionId, this.switchMode(session, mode, woken));
+  }
+
+  /**
+   * The released actions' authorizations are written before the mode, the switch's commit point: a
+   * write that fails before it leaves the Session asking and its actions waiting, unclaimed, with
+   * their epoch, so they can be decided. Once the mode is stored nobody can decide them (their epoch
+   * is past), so they are released even when their requests cannot be resolved (orphaned at the next start).
+   */
+  private async switchMode(session: SessionRecord, mode: ApprovalMode, woken: Waiter[]): Promise<SessionRecord> {
+    // The epoch the switch rotates to: the store adds one.
+    const authorize = { basis: 'always_allow', via: 'mode', epoch: session.permissionEpoch + 1 } as const;
+    const resolved = await this.writes.each(woken, authorize).catch((error: unknown) => this.unclaim(woken, error));
+    const updated = await this.deps.sessions.setApprovalMode(session.id, mode).catch((error: unknown) => this.unclaim(woken, error));
+    this.deps.events.publish('session.updated', session.id, updated);
+    await finishWaiters(this.deps, resolved, { settleAllowed: true }).catch((error: unknown) =>
+      this.deps.log.warn({ err: error, sessionId: session.id }, 'actions released by a switch to always_allow ran, but their requests could not be marked allowed'),
+    );
     return updated;
   }
 
@@ -276,6 +293,25 @@ export class PermissionGate {
   private async resolveClaimed(waiters: Waiter[], resolve: () => Promise<Resolved[]>): Promise<void> {
     const resolved = await resolve().catch((error: unknown) => this.unclaim(waiters, error));
     await finishWaiters(this.deps, resolved);
+  }
+
+  /**
+   * allow_matching: its Grant is written after the authorizations and revoked when the decided request
+   * is not resolved after all, so a failed decision leaves no Grant in force and deciding again makes
+   * the only one. Announced (other replicas release on it) only once it stands.
+   */
+  private async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, epoch: number): Promise<void> {
+    const grant = this.writes.newGrant(first.request, epoch);
+    let granted = false;
+    const failed = await this.resolveClaimed([first, ...others], async () => {
+      const resolved = await this.writes.allowMatching(first, others, via, grant);
+      granted = true;
+      return resolved;
+    }).then(() => undefined, (error: unknown) => ({ error }));
+    if (granted && (!failed || (await this.writes.keepGrantIfDecided(grant, this.deps.log)))) {
+      this.deps.events.publish('grant.created', first.request.sessionId, grant);
+    }
+    if (failed) throw failed.error;
   }
 
   private unclaim(waiters: Waiter[], error: unknown): never {

@@ -107,6 +107,38 @@ describe('PermissionGate', () => {
     expect(h.store.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['an allow_matching decision', 'grant'],
+    ['a switch to always_allow', 'always_allow'],
+  ] as const)('an action that arrives while %s is being written is released by it, not left waiting', async (what, basis) => {
+    const h = await createGateHarness();
+    const first = ask(h);
+    const [request] = await pendingRequests(h.store, 1);
+    // The released action's authorization is held, so the Grant or the mode is not written yet.
+    const realAdd = h.store.addAuthorization.bind(h.store);
+    let writing!: () => void;
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => (writing = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(h.store, 'addAuthorization').mockImplementationOnce(async (authorization) => {
+      writing();
+      await held;
+      return realAdd(authorization);
+    });
+    const releasing = what === 'a switch to always_allow'
+      ? h.gate.setApprovalMode('ses_perm', 'always_allow')
+      : h.gate.decide(request!.id, 'allow_matching', { via: 'admin' });
+    await started;
+    const second = ask(h);
+    await tick();
+    release();
+    await releasing;
+    await vi.waitFor(() => expect(second.done).toBe(true));
+    expect(await second.promise).toMatchObject({ basis, allowed: true, requestId: null });
+    expect(await first.promise).toMatchObject({ allowed: true });
+    expect(h.store.requests).toHaveLength(1);
+  });
+
   it('allow_matching on one of N matching actions: 1 Grant, N authorizations, all released together; a later match reuses it', async () => {
     const h = await createGateHarness();
     const matching = [ask(h), ask(h), ask(h)];

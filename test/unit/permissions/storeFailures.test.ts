@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventHub, GatewayError, SecretScrubber, silentLogger, type PermissionAuthorizationRecord, type PermissionRequestRecord, type PermissionResolution } from '../../../gateway/core/index.js';
 import { createPermissionGate, type AuthorizeInput, type PermissionGate } from '../../../gateway/permissions/index.js';
 import { MemoryPermissions, MemorySessions, newSession, pendingRequests, sequentialIds } from '../../fixtures/permissionDoubles.js';
@@ -24,14 +24,14 @@ class FullDiskPermissions extends MemoryPermissions {
   }
 }
 
-async function setup(options: { adminApproval?: boolean } = {}): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock; events: EventHub }> {
+async function setup(options: { adminApproval?: boolean } = {}): Promise<{ gate: PermissionGate; store: FullDiskPermissions; clock: FakeClock; events: EventHub; sessions: MemorySessions }> {
   const sessions = new MemorySessions();
   await sessions.create(newSession());
   const store = new FullDiskPermissions();
   const clock = new FakeClock();
   const events = new EventHub();
   const gate = createPermissionGate({ sessions, store, events, clock, newId: sequentialIds(), log: silentLogger, secrets: new SecretScrubber(), approvalTimeoutMs: 60_000, ...options });
-  return { gate, store, clock, events };
+  return { gate, store, clock, events, sessions };
 }
 
 let seq = 0;
@@ -103,5 +103,53 @@ describe('PermissionGate when the store cannot record a resolution', () => {
     store.full = true;
     await expect(ask(gate)).rejects.toMatchObject({ code: 'storage_unavailable' });
     expect(seen.filter((type) => type.startsWith('permission_request.'))).toEqual([]);
+  });
+
+  it('an allow_matching decision that fails leaves no Grant: a later matching call asks, and deciding again makes one Grant', async () => {
+    const { gate, store } = await setup();
+    const call = ask(gate);
+    const [request] = await pendingRequests(store, 1);
+    store.full = true;
+    await expect(gate.decide(request!.id, 'allow_matching', { via: 'admin' })).rejects.toMatchObject({ code: 'storage_unavailable' });
+    store.full = false;
+    expect(await store.findGrant('ses_perm', 'tool.call', 'mcp__notes__write_note')).toBeUndefined();
+    const later = ask(gate);
+    await pendingRequests(store, 2);
+    await expect(gate.decide(request!.id, 'allow_matching', { via: 'admin' })).resolves.toMatchObject({ status: 'allowed' });
+    await expect(call).resolves.toMatchObject({ basis: 'allow_matching' });
+    await expect(later).resolves.toMatchObject({ basis: 'grant' });
+    expect(store.grants).toHaveLength(1);
+  });
+
+  it('an allow_matching decision whose request cannot be resolved takes its Grant back', async () => {
+    const { gate, store } = await setup();
+    const call = ask(gate);
+    const [request] = await pendingRequests(store, 1);
+    vi.spyOn(store, 'resolveRequest').mockRejectedValueOnce(new GatewayError('storage_unavailable', 'The disk is full.'));
+    await expect(gate.decide(request!.id, 'allow_matching', { via: 'admin' })).rejects.toMatchObject({ code: 'storage_unavailable' });
+    expect(await store.findGrant('ses_perm', 'tool.call', 'mcp__notes__write_note')).toBeUndefined();
+    await expect(gate.decide(request!.id, 'allow_once', { via: 'admin' })).resolves.toMatchObject({ status: 'allowed' });
+    await expect(call).resolves.toMatchObject({ basis: 'allow_once' });
+  });
+
+  it('a switch to always_allow whose release cannot be written leaves the Session asking and its waiting action decidable', async () => {
+    const { gate, store, sessions } = await setup();
+    const call = ask(gate);
+    const [request] = await pendingRequests(store, 1);
+    store.full = true;
+    await expect(gate.setApprovalMode('ses_perm', 'always_allow')).rejects.toMatchObject({ code: 'storage_unavailable' });
+    store.full = false;
+    expect(await sessions.get('ses_perm')).toMatchObject({ approvalMode: 'ask_for_dangerous', permissionEpoch: 0 });
+    await expect(gate.decide(request!.id, 'allow_once', { via: 'admin' })).resolves.toMatchObject({ status: 'allowed' });
+    await expect(call).resolves.toMatchObject({ basis: 'allow_once' });
+  });
+
+  it('a switch to always_allow stored with its authorizations releases the waiting action even when its request cannot be resolved', async () => {
+    const { gate, store } = await setup();
+    const call = ask(gate);
+    await pendingRequests(store, 1);
+    vi.spyOn(store, 'resolveRequest').mockRejectedValueOnce(new GatewayError('storage_unavailable', 'The disk is full.'));
+    await expect(gate.setApprovalMode('ses_perm', 'always_allow')).resolves.toMatchObject({ approvalMode: 'always_allow', permissionEpoch: 1 });
+    await expect(call).resolves.toMatchObject({ basis: 'always_allow', allowed: true, epoch: 1 });
   });
 });
