@@ -99,7 +99,11 @@ export const inspectToolSchema = z
   .object({
     sessionId: z.string().min(1, 'must name an existing session').max(200),
     toolId: z.string().min(1, 'must name a discovered tool').max(200),
-    arguments: z.record(z.string(), z.unknown()).default({}),
+    // Not z.record: it rebuilds the object by assignment, and `args['__proto__'] = …` sets the
+    // prototype instead of a key, so a tool's `__proto__` argument would vanish before the call.
+    arguments: z
+      .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be a JSON object of the tool arguments')
+      .default({}),
   })
   .strict();
 

@@ -12,12 +12,8 @@ export function schemaForm(schema) {
   return {
     element: h('div', { class: 'schema-form' }, controls.length ? controls.map((c) => c.element) : h('p', { class: 'muted' }, 'This tool takes no arguments.')),
     read() {
-      const args = {};
-      for (const c of controls) {
-        const value = c.read();
-        if (value !== undefined) args[c.name] = value;
-      }
-      return args;
+      // fromEntries defines own keys: assignment would take a `__proto__` argument for the prototype.
+      return Object.fromEntries(controls.map((c) => [c.name, c.read()]).filter(([, value]) => value !== undefined));
     },
   };
 }
