@@ -115,8 +115,21 @@ async function readEvents(body, onEvent) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const event = parseEventBlock(block);
-      if (event) onEvent(event);
+      if (event) deliver(event, onEvent);
     }
+  }
+}
+
+/**
+ * One event to the page's handler. A handler that throws (a panel bug, data it did not expect) is
+ * that event's problem: caught with the stream's failures, it would look like a dropped stream,
+ * lose the events after it and reconnect in a loop with nothing said.
+ */
+function deliver(event, onEvent) {
+  try {
+    onEvent(event);
+  } catch (error) {
+    console.error(`The page could not show the live update "${event.type}"; later updates still arrive. Reload the page if what it shows looks out of date.`, error);
   }
 }
 
