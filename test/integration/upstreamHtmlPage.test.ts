@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminApi, allowEverything } from '../fixtures/custom/adminApi.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminApi } from '../fixtures/custom/adminApi.js';
 import { startHeaderRecordingServer, type HeaderRecordingServer } from '../fixtures/custom/headerRecordingServer.js';
+import { pingingAgent } from '../fixtures/custom/pingingAgent.js';
 import { serveHtmlPage, type HtmlPageServer } from '../fixtures/servers/htmlPageServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -53,17 +54,7 @@ describe('a custom server whose URL answers with an HTML page', () => {
     backend = await startHeaderRecordingServer();
     page = await serveHtmlPage({ passTo: backend.url });
     gateway = await startTestGateway();
-    const api = adminApi(gateway);
-    const created = await api.post('/api/mcp/servers', { name: 'Portal', transport: 'http', url: page.url, enabled: true });
-    expect(created.status, created.text).toBe(201);
-    const tool = await vi.waitFor(async () => {
-      const found = (await api.get('/api/mcp/servers')).body.servers[0].tools?.find((t: any) => t.upstreamName === 'ping');
-      if (!found) throw new Error('not discovered yet');
-      return found.name as string;
-    }, { timeout: 30_000, interval: 50 });
-    const agent = await gateway.connect({ name: 'agent-html' });
-    await allowEverything(api, (await api.sessionOf('agent-html')).id);
-    expect(((await agent.callTool({ name: tool, arguments: {} })) as any).content).toContainEqual({ type: 'text', text: 'pong' });
+    const { agent, tool } = await pingingAgent(gateway, page.url, 'agent-html');
 
     page.showPage();
     const answer = (await agent.callTool({ name: tool, arguments: {} })) as any;

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminApi, allowEverything } from '../fixtures/custom/adminApi.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminApi } from '../fixtures/custom/adminApi.js';
 import { captureLogger } from '../fixtures/custom/captureLogger.js';
 import { startHeaderRecordingServer, type HeaderRecordingServer } from '../fixtures/custom/headerRecordingServer.js';
+import { pingingAgent } from '../fixtures/custom/pingingAgent.js';
 import { serveHtmlPage, type HtmlPageServer } from '../fixtures/servers/htmlPageServer.js';
 import { startTestGateway, type TestGateway } from '../fixtures/testGateway.js';
 
@@ -78,17 +79,7 @@ describe('a custom server whose URL redirects to another origin', () => {
     backend = await startHeaderRecordingServer();
     front = await serveHtmlPage({ passTo: backend.url, redirectTo: { status: 302, location: signInLocation(portalOrigin) } });
     gateway = await startTestGateway({}, undefined, { log });
-    const api = adminApi(gateway);
-    const created = await api.post('/api/mcp/servers', { name: 'Portal', transport: 'http', url: front.url, enabled: true });
-    expect(created.status, created.text).toBe(201);
-    const tool = await vi.waitFor(async () => {
-      const found = (await api.get('/api/mcp/servers')).body.servers[0].tools?.find((t: any) => t.upstreamName === 'ping');
-      if (!found) throw new Error('not discovered yet');
-      return found.name as string;
-    }, { timeout: 30_000, interval: 50 });
-    const agent = await gateway.connect({ name: 'agent-redirect' });
-    await allowEverything(api, (await api.sessionOf('agent-redirect')).id);
-    expect(((await agent.callTool({ name: tool, arguments: {} })) as any).content).toContainEqual({ type: 'text', text: 'pong' });
+    const { agent, tool } = await pingingAgent(gateway, front.url, 'agent-redirect');
 
     front.showPage();
     const answer = (await agent.callTool({ name: tool, arguments: {} })) as any;
