@@ -9,7 +9,7 @@ import type { DangerousAction } from './dangerousActions.js';
 import { DecisionWrites } from './decisionWrites.js';
 import { finishWaiters, type Resolved } from './finishWaiters.js';
 import { PendingRequests, type Waiter } from './pendingRequests.js';
-import { newAuthorization, newPermissionRequest, sameAction } from './permissionRecords.js';
+import { newPermissionRequest, sameAction } from './permissionRecords.js';
 import { ReleasesInFlight } from './releasesInFlight.js';
 import { alreadyDecided, releaseFor, storedOutcome } from './replicaDecisions.js';
 import { dismissedWithNobodyElse, expiredUnanswered, failedWithNobodyElse, nobodyToAsk, unrecordedWithNobodyElse } from './unansweredErrors.js';
@@ -321,20 +321,30 @@ export class PermissionGate {
   }
 
   /**
-   * A decision for an action that waits on another replica: written to the shared store first (a
-   * conditional update, so a decision made meanwhile elsewhere wins and this one is a 409), then
-   * announced; the waiting replica wakes on the event and re-reads the store.
+   * A decision for an action that waits on another replica: its authorization (and Grant) written
+   * first, then the request resolved in the shared store (a conditional update, so a decision made
+   * meanwhile elsewhere wins and this one is a 409), then announced; the waiting replica wakes on the
+   * event and re-reads the store. Resolved last, so a write that fails leaves the request pending and
+   * decidable, never allowed without a stored authorization. An authorization written for a decision
+   * that then lost or failed is listed but named by no request or call (as on the local path); a Grant
+   * so left behind is revoked, since matching actions would run on it.
    */
   private async decideForReplica(request: PermissionRequestRecord, decision: PermissionDecision, via: PermissionChannel, epoch: number) {
     const grant = decision === 'allow_matching' ? this.writes.newGrant(request, epoch) : undefined;
     const allowed = decision !== 'deny';
-    const authorization = newAuthorization({
-      id: this.deps.newId('pauth'), subject: request, requestId: request.id, epoch, basis: decision, via, allowed, at: this.nowIso(), ...(grant ? { grantId: grant.id } : {}),
+    const authorization = await this.writes.append({
+      subject: request, requestId: request.id, epoch, basis: decision, via, allowed, ...(grant ? { grantId: grant.id } : {}),
     });
-    const won = await this.deps.store.resolveRequest(request.id, this.writes.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization));
-    if (!won) throw alreadyDecided((await this.deps.store.getRequest(request.id))!, epoch);
-    await this.deps.store.addAuthorization(authorization);
-    if (grant) await this.deps.store.addGrant(grant);
+    const resolution = this.writes.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization);
+    const written = await (async () => {
+      if (grant) await this.deps.store.addGrant(grant);
+      return { won: await this.deps.store.resolveRequest(request.id, resolution) };
+    })().catch((error: unknown) => ({ won: false, error }));
+    if (!written.won) {
+      if (grant) await this.writes.keepGrantIfDecided(grant, this.deps.log);
+      if ('error' in written) throw written.error;
+      throw alreadyDecided((await this.deps.store.getRequest(request.id))!, epoch);
+    }
     const stored = (await this.deps.store.getRequest(request.id))!;
     this.deps.events.publish('permission_request.resolved', request.sessionId, stored);
     if (grant) {
