@@ -1,9 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PATIENT } from '../fixtures/browser.js';
+import { everythingStdio } from '../fixtures/custom/everythingServer.js';
 import { useGatewayPage } from '../fixtures/gatewayPage.js';
 
 // The live event stream outlives a bug in the page's handling of one event: the error is shown in
-// the browser console, the stream stays open, and the next events are still shown.
+// the browser console, the stream stays open, and the next events are still shown; a panel that
+// fails on an event keeps it from no other panel.
 const on = useGatewayPage();
 let sessionId: string;
 
@@ -51,5 +53,46 @@ describe('live updates', () => {
     const others = on.admin.problems.filter((p) => !reported.test(p));
     on.admin.problems.splice(0, on.admin.problems.length, ...others);
     await on.admin.check('live-updates-after-handler-error');
+  });
+
+  it('hands an event to the panels after one that fails on it, and reports that panel', async () => {
+    const { page } = on.admin;
+    expect((await on.api.post('/api/mcp/servers', { name: 'everything', ...everythingStdio(), enabled: true })).status).toBe(201);
+    // A fresh Session asks before dangerous calls (the first test left its own on always_allow).
+    const agent = await on.gateway.connect({ name: 'careful-agent' });
+    const careful = (await on.api.sessionOf('careful-agent')).id;
+    const echo = 'mcp__everything__echo';
+    await vi.waitFor(async () => {
+      if (!(await agent.listTools()).tools.some((t) => t.name === echo)) throw new Error('echo not discovered yet');
+    }, { timeout: 60_000, interval: 200 });
+    await on.admin.tab('Approvals');
+    const block = page.locator(`section[data-session-id="${careful}"]`);
+    await block.waitFor();
+    await page.evaluate(() => {
+      // Stands in for a bug in the Servers panel (the first panel to get each event): it throws on
+      // the next permission_request.created, which only the Approvals panel after it shows.
+      const startsWith = String.prototype.startsWith;
+      let thrown = false;
+      String.prototype.startsWith = function (this: string, ...args: [string, number?]) {
+        if (!thrown && String(this) === 'permission_request.created' && /\/servers\.js\b/.test(new Error().stack ?? '')) {
+          thrown = true;
+          throw new Error('the servers panel could not handle this event');
+        }
+        return startsWith.apply(this, args);
+      };
+    });
+    const reported = /The servers panel could not show the live update "permission_request\.created"/;
+    const call = agent.callTool({ name: echo, arguments: { message: 'seen by approvals' } });
+    // Awaited below; marked handled so that, if the card never shows, the failure is the card's.
+    call.catch(() => {});
+    // Only that event brings the waiting call to the Approvals panel: nothing else reloads it.
+    const card = block.locator('article.request', { hasText: '"seen by approvals"' });
+    await card.getByRole('button', { name: 'Deny' }).click({ timeout: 60_000 });
+    expect((await call).isError).toBe(true);
+    expect(on.admin.problems.filter((p) => reported.test(p))).toHaveLength(1);
+    // The console error this test caused; any other problem still counts.
+    const others = on.admin.problems.filter((p) => !reported.test(p));
+    on.admin.problems.splice(0, on.admin.problems.length, ...others);
+    await on.admin.check('live-updates-after-panel-error');
   });
 });

@@ -88,9 +88,21 @@ async function start(ctx) {
     },
     onEvent: (event) => {
       if (event.type.startsWith('session')) void ctx.refreshSessions().catch(() => {});
-      for (const panel of panels) panel.onEvent?.(event);
+      for (const [name, panel] of Object.entries(byTab)) deliverTo(name, panel, event);
     },
   });
+}
+
+/**
+ * One live event to one panel. A panel that throws (a bug, data it did not expect) must not keep
+ * the event from the panels after it, which would show stale data until the next reload.
+ */
+function deliverTo(name, panel, event) {
+  try {
+    panel.onEvent?.(event);
+  } catch (error) {
+    console.error(`The ${name} panel could not show the live update "${event.type}"; the other panels still show it. Reload the page if the ${name} panel looks out of date.`, error);
+  }
 }
 
 function signOut(message) {
