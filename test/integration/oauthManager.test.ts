@@ -50,6 +50,16 @@ const stateAndCode = (callbackUrl: string) => {
   return { state: params.get('state')!, code: params.get('code')! };
 };
 
+
+/** Holds the next request to the provider's token endpoint until `release()` (the hook is the test's to clear). */
+function holdNextTokenRequest(): { arrived(): Promise<void>; release(): void } {
+  let release: (() => void) | undefined;
+  upstream.asHook = (req, _res, next) => {
+    if (req.path !== '/token' || release) return next();
+    release = next;
+  };
+  return { arrived: () => vi.waitFor(() => expect(release).toBeDefined()), release: () => release!() };
+}
 describe('OAuthManager against a real authorization server (fake gateway clock)', () => {
   it('refuses a pending login older than 10 minutes before exchanging its code', async () => {
     const clock = new FakeClock();
@@ -277,20 +287,16 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     const first = await oauth.begin(REDIRECT);
     const firstCallback = stateAndCode(await approve(first.authorizationUrl));
     await oauth.finish(firstCallback.state, firstCallback);
-    let release: (() => void) | undefined;
-    upstream.asHook = (req, _res, next) => {
-      if (req.path !== '/token' || release) return next();
-      release = next;
-    };
+    const tokenRequest = holdNextTokenRequest();
     try {
       clock.advance(120_000);
       const renewing = oauth.accessToken();
-      await vi.waitFor(() => expect(release).toBeDefined());
+      await tokenRequest.arrived();
       const second = await oauth.begin(REDIRECT);
       const secondCallback = stateAndCode(await approve(second.authorizationUrl));
       await oauth.finish(secondCallback.state, secondCallback);
       const newLogin = upstream.provider.issued.accessTokens.at(-1);
-      release!();
+      tokenRequest.release();
       expect(await renewing).toBe(newLogin);
       expect(await oauth.accessToken()).toBe(newLogin);
       expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(newLogin);
@@ -306,21 +312,17 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     const first = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
     await oauth.finish(first.state, first);
     const token = upstream.provider.issued.accessTokens.at(-1);
-    let release: (() => void) | undefined;
-    upstream.asHook = (req, _res, next) => {
-      if (req.path !== '/token' || release) return next();
-      release = next;
-    };
+    const tokenRequest = holdNextTokenRequest();
     try {
       clock.advance(90_000);
       const sending = oauth.accessToken();
-      await vi.waitFor(() => expect(release).toBeDefined());
+      await tokenRequest.arrived();
       // Joins the renewal the call left running (one shared task), to see how it ends.
       const renewing = oauth.refresh();
       const second = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
       await oauth.finish(second.state, second);
       const newLogin = upstream.provider.issued.accessTokens.at(-1);
-      release!();
+      tokenRequest.release();
       expect(await sending).toBe(token);
       expect(await renewing).toBe(newLogin);
       expect(await oauth.accessToken()).toBe(newLogin);
