@@ -1,4 +1,4 @@
-import { boundedWait } from '../core/index.js';
+import { boundedWait, leaveOnAbort } from '../core/index.js';
 
 /** What an opening yields: a session that can be closed, with a reason its open requests hear. */
 export interface ClosableSession {
@@ -13,18 +13,12 @@ export interface ClosableSession {
  */
 export class SessionOpenings<S extends ClosableSession> {
   private readonly pending = new Set<Promise<void>>();
-  private readonly stopped: Promise<undefined>;
 
   /** `stopping` aborts when the router stops; `closeReason` is what a session caught opening is closed with. */
   constructor(
     private readonly stopping: AbortSignal,
     private readonly closeReason: string,
-  ) {
-    this.stopped = new Promise((resolve) => {
-      if (stopping.aborted) resolve(undefined);
-      else stopping.addEventListener('abort', () => resolve(undefined), { once: true });
-    });
-  }
+  ) {}
 
   /**
    * Waits for the session being opened, then hands it to `use` in the same turn as the check that
@@ -36,7 +30,11 @@ export class SessionOpenings<S extends ClosableSession> {
     const closedIfStopped = opening.then((session) => (this.stopping.aborted ? session.close(this.closeReason) : undefined)).catch(() => {});
     this.pending.add(closedIfStopped);
     void closedIfStopped.then(() => this.pending.delete(closedIfStopped));
-    const session = await Promise.race([opening, this.stopped]);
+    // Left at once when the router stops; an opening that fails on its own still throws.
+    const session = await leaveOnAbort(opening, this.stopping).catch((error: unknown) => {
+      if (this.stopping.aborted) return undefined;
+      throw error;
+    });
     if (session === undefined) return false;
     if (this.stopping.aborted) {
       // Opened before the stop, resumed after it: closedIfStopped ran too early to see the stop.

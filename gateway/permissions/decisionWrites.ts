@@ -17,18 +17,13 @@ export class DecisionWrites {
 
   /** A human's allow_once or deny for one waiting action. */
   async one(waiter: Waiter, decision: PermissionDecision, via: PermissionChannel, epoch: number): Promise<Resolved> {
-    const allowed = decision !== 'deny';
-    const authorization = await this.append({ subject: waiter.request, requestId: waiter.request.id, epoch, basis: decision, via, allowed });
-    return [waiter, this.resolution(allowed ? 'allowed' : 'denied', decision, via, authorization), { authorization }];
+    return this.authorized(waiter, { epoch, basis: decision, via, allowed: decision !== 'deny' });
   }
 
   /** One authorization per action a mode switch or another replica's Grant releases. */
   async each(waiters: Waiter[], r: { basis: AuthorizationBasis; via: PermissionChannel; epoch: number; grantId?: string }): Promise<Resolved[]> {
     const resolved: Resolved[] = [];
-    for (const waiter of waiters) {
-      const authorization = await this.append({ subject: waiter.request, requestId: waiter.request.id, ...r });
-      resolved.push([waiter, this.resolution('allowed', r.basis, r.via, authorization), { authorization }]);
-    }
+    for (const waiter of waiters) resolved.push(await this.authorized(waiter, r));
     return resolved;
   }
 
@@ -42,16 +37,19 @@ export class DecisionWrites {
    * they name: written last, so a decision whose writes fail leaves no Grant in force.
    */
   async allowMatching(first: Waiter, others: Waiter[], via: PermissionChannel, grant: PermissionGrantRecord): Promise<Resolved[]> {
-    const resolved: Resolved[] = [];
-    for (const waiter of [first, ...others]) {
-      const basis: AuthorizationBasis = waiter === first ? 'allow_matching' : 'grant';
-      const authorization = await this.append({
-        subject: waiter.request, requestId: waiter.request.id, epoch: grant.epoch, basis, via: waiter === first ? via : 'grant', grantId: grant.id,
-      });
-      resolved.push([waiter, this.resolution('allowed', basis, authorization.via, authorization), { authorization }]);
-    }
+    const resolved = [await this.authorized(first, { epoch: grant.epoch, basis: 'allow_matching', via, grantId: grant.id })];
+    resolved.push(...(await this.each(others, { epoch: grant.epoch, basis: 'grant', via: 'grant', grantId: grant.id })));
     await this.deps.store.addGrant(grant);
     return resolved;
+  }
+
+  /** Writes one waiting action's authorization; its request is resolved as the authorization says. */
+  private async authorized(
+    waiter: Waiter,
+    r: { basis: AuthorizationBasis; via: PermissionChannel; epoch: number; grantId?: string; allowed?: boolean },
+  ): Promise<Resolved> {
+    const authorization = await this.append(withFields(r, { subject: waiter.request, requestId: waiter.request.id }));
+    return [waiter, this.resolution(authorization.allowed ? 'allowed' : 'denied', r.basis, r.via, authorization), { authorization }];
   }
 
   /**
