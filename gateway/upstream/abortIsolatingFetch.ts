@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { withFields } from '../core/index.js';
 
 /**
  * The SDK's HTTP client transports pass one connection-wide AbortSignal to every fetch, and undici
@@ -18,7 +19,7 @@ export function abortIsolatingFetch(inner: typeof fetch = globalThis.fetch): typ
     else shared.addEventListener('abort', bridge, { once: true });
     const release = () => shared.removeEventListener('abort', bridge);
     try {
-      const response = await inner(input, { ...init, signal: own.signal });
+      const response = await inner(input, withFields(init, { signal: own.signal }));
       if (!response.body) {
         release();
         return response;

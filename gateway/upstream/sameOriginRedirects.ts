@@ -1,4 +1,4 @@
-import type { GatewayError } from '../core/index.js';
+import { withFields, type GatewayError } from '../core/index.js';
 import { notAnMcpEndpoint } from './notAnMcpEndpoint.js';
 
 /** Longest chain of redirects one request to a custom server follows. */
@@ -19,7 +19,7 @@ export function sameOriginRedirects(inner: typeof fetch, named: string): typeof 
   return async (input, init = {}) => {
     let url = new URL(input instanceof Request ? input.url : String(input));
     for (let hop = 0; ; hop += 1) {
-      const response = await inner(hop === 0 ? input : url, { ...init, redirect: 'manual' });
+      const response = await inner(hop === 0 ? input : url, withFields(init, { redirect: 'manual' as const }));
       if (response.status < 300 || response.status > 399) return response;
       await response.body?.cancel();
       const next = redirectTarget(named, response, url);
