@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Redis } from 'ioredis';
-import { EventHub, GatewayError, SecretScrubber, randomId, silentLogger, systemClock } from '../../gateway/core/index.js';
-import { createPermissionGate, type AuthorizeInput, type PermissionGate } from '../../gateway/permissions/index.js';
-import { EVENTS_CHANNEL, RedisSubscriber, connectRedis, createRedisEventRelay } from '../../storage/redis/index.js';
-import { MemoryPermissions, MemorySessions, newSession, pendingRequests } from '../fixtures/permissionDoubles.js';
-import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
+import { describe, expect, it } from 'vitest';
+import type { GatewayError } from '../../gateway/core/index.js';
+import type { AuthorizeInput, PermissionGate } from '../../gateway/permissions/index.js';
+import { pendingRequests } from '../fixtures/permissionDoubles.js';
+import { redisReplicaGates } from '../fixtures/redisReplicaGates.js';
 
 /**
  * Two replicas' permission gates over ONE store (what PostgreSQL gives the deployment; the memory
@@ -13,43 +11,7 @@ import { startTestRedis, type TestRedis } from '../fixtures/redis.js';
  */
 const WRITE = { action: 'tool.call' as const, resource: 'mcp__notes__write_note' };
 
-let redis: TestRedis;
-let publisher: Redis;
-const closers: Array<() => void> = [];
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  publisher = await connectRedis(redis.url, silentLogger, 'probe');
-});
-afterAll(async () => {
-  for (const close of closers) close();
-  publisher?.disconnect();
-  await redis?.stop();
-});
-
-async function replicas(): Promise<{ a: PermissionGate; b: PermissionGate; store: MemoryPermissions; sessions: MemorySessions }> {
-  const sessions = new MemorySessions();
-  await sessions.create(newSession());
-  const store = new MemoryPermissions();
-  const gate = async (name: string) => {
-    const client = await connectRedis(redis.url, silentLogger, name);
-    const subscriber = await RedisSubscriber.open(client, silentLogger);
-    closers.push(() => (subscriber.close(), client.disconnect()));
-    const events = new EventHub();
-    events.connect(createRedisEventRelay(client, subscriber, silentLogger), name);
-    return createPermissionGate({ sessions, store, events, clock: systemClock, newId: randomId, log: silentLogger, secrets: new SecretScrubber() });
-  };
-  const before = await subscribers();
-  const [a, b] = [await gate(`a-${randomId('r')}`), await gate(`b-${randomId('r')}`)];
-  // Both replicas listen before anything is published.
-  await vi.waitFor(async () => expect(await subscribers()).toBe(before + 2), { timeout: 60_000 });
-  return { a, b, store, sessions };
-}
-
-async function subscribers(): Promise<number> {
-  const [, count] = (await publisher.pubsub('NUMSUB', EVENTS_CHANNEL)) as [string, number];
-  return Number(count);
-}
+const { replicas } = redisReplicaGates();
 
 let seq = 0;
 function waitOn(gate: PermissionGate, overrides: Partial<AuthorizeInput> = {}) {
