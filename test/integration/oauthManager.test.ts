@@ -51,6 +51,13 @@ const stateAndCode = (callbackUrl: string) => {
 };
 
 
+/** A whole login on `oauth` (begin, the provider's approval, finish); returns the access token it was issued. */
+async function logIn(oauth: OAuthManager): Promise<string | undefined> {
+  const callback = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
+  await oauth.finish(callback.state, callback);
+  return upstream.provider.issued.accessTokens.at(-1);
+}
+
 /** Holds the next request to the provider's token endpoint until `release()` (the hook is the test's to clear). */
 function holdNextTokenRequest(): { arrived(): Promise<void>; release(): void } {
   let release: (() => void) | undefined;
@@ -284,18 +291,13 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     const clock = new FakeClock();
     const store = memoryStore();
     const oauth = manager(clock, store);
-    const first = await oauth.begin(REDIRECT);
-    const firstCallback = stateAndCode(await approve(first.authorizationUrl));
-    await oauth.finish(firstCallback.state, firstCallback);
+    await logIn(oauth);
     const tokenRequest = holdNextTokenRequest();
     try {
       clock.advance(120_000);
       const renewing = oauth.accessToken();
       await tokenRequest.arrived();
-      const second = await oauth.begin(REDIRECT);
-      const secondCallback = stateAndCode(await approve(second.authorizationUrl));
-      await oauth.finish(secondCallback.state, secondCallback);
-      const newLogin = upstream.provider.issued.accessTokens.at(-1);
+      const newLogin = await logIn(oauth);
       tokenRequest.release();
       expect(await renewing).toBe(newLogin);
       expect(await oauth.accessToken()).toBe(newLogin);
@@ -309,9 +311,7 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
     const clock = new FakeClock();
     const store = memoryStore();
     const oauth = manager(clock, store);
-    const first = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
-    await oauth.finish(first.state, first);
-    const token = upstream.provider.issued.accessTokens.at(-1);
+    const token = await logIn(oauth);
     const tokenRequest = holdNextTokenRequest();
     try {
       clock.advance(90_000);
@@ -319,9 +319,7 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
       await tokenRequest.arrived();
       // Joins the renewal the call left running (one shared task), to see how it ends.
       const renewing = oauth.refresh();
-      const second = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
-      await oauth.finish(second.state, second);
-      const newLogin = upstream.provider.issued.accessTokens.at(-1);
+      const newLogin = await logIn(oauth);
       tokenRequest.release();
       expect(await sending).toBe(token);
       expect(await renewing).toBe(newLogin);
@@ -343,15 +341,12 @@ describe('OAuthManager against a real authorization server (fake gateway clock)'
       save: (id, login) => (holdNext ? ((holdNext = false), new Promise<void>((resolve) => (held = () => void store.save(id, login).then(resolve)))) : store.save(id, login)),
     };
     const oauth = manager(clock, slow);
-    const first = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
-    await oauth.finish(first.state, first);
+    await logIn(oauth);
     clock.advance(120_000);
     holdNext = true;
     const renewing = oauth.accessToken();
     await vi.waitFor(() => expect(held).toBeDefined());
-    const second = stateAndCode(await approve((await oauth.begin(REDIRECT)).authorizationUrl));
-    await oauth.finish(second.state, second);
-    const newLogin = upstream.provider.issued.accessTokens.at(-1);
+    const newLogin = await logIn(oauth);
     held!();
     expect(await renewing).toBe(newLogin);
     expect(store.saved.get('custom-000000000001')?.tokens.access_token).toBe(newLogin);
